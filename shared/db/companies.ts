@@ -1,0 +1,120 @@
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { hashSecret, mintKeyPair, mintUserToken, type KeyPair } from '../auth/credentials.js';
+import { db, tableName } from './client.js';
+import { keys } from './keys.js';
+
+/**
+ * Companies, their users and credentials. Credential items are global (looked up before the
+ * company is known) and hold only hashes of the secrets.
+ */
+export interface ApiKeyItem {
+  company_id: number;
+  secret_hash: string;
+}
+
+export interface UserTokenItem {
+  company_id: number;
+  user_id: number;
+}
+
+export async function findApiKey(publicKey: string): Promise<ApiKeyItem | undefined> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(publicKey) }));
+  return result.Item as ApiKeyItem | undefined;
+}
+
+export async function findUserToken(token: string): Promise<UserTokenItem | undefined> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.userToken(hashSecret(token)) }));
+  return result.Item as UserTokenItem | undefined;
+}
+
+async function nextGlobalId(name: string): Promise<number> {
+  const result = await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.globalSequence(name),
+      UpdateExpression: 'ADD #v :one',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(result.Attributes?.value);
+}
+
+export interface Company {
+  id: number;
+  name: string;
+  time_zone: string;
+}
+
+export async function findCompanyByName(name: string): Promise<Company | undefined> {
+  const lookup = await db.send(new GetCommand({ TableName: tableName, Key: keys.companyByName(name) }));
+  if (!lookup.Item) return undefined;
+  const company = await db.send(new GetCommand({ TableName: tableName, Key: keys.company(Number(lookup.Item.company_id)) }));
+  return company.Item as Company | undefined;
+}
+
+/** Creates a company, or returns the existing one of that name. */
+export async function ensureCompany(name: string, timeZone = 'UTC'): Promise<Company> {
+  const existing = await findCompanyByName(name);
+  if (existing) return existing;
+  const id = await nextGlobalId('company');
+  const company: Company = { id, name, time_zone: timeZone };
+  const now = new Date().toISOString();
+  await db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: tableName, Item: { ...keys.company(id), ...company, created_at: now } } },
+        {
+          Put: {
+            TableName: tableName,
+            Item: { ...keys.companyByName(name), company_id: id },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
+    }),
+  );
+  return company;
+}
+
+/** Stores an API key pair for a company; the private key is kept only as a hash. */
+export async function addApiKey(companyId: number, pair: KeyPair = mintKeyPair()): Promise<KeyPair> {
+  const item: ApiKeyItem = { company_id: companyId, secret_hash: hashSecret(pair.privateKey) };
+  await db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName,
+            Item: { ...keys.apiKey(pair.publicKey), ...item, created_at: new Date().toISOString() },
+            ConditionExpression: 'attribute_not_exists(pk) OR company_id = :cid',
+            ExpressionAttributeValues: { ':cid': companyId },
+          },
+        },
+      ],
+    }),
+  );
+  return pair;
+}
+
+/** Creates a user with a per-user auth token; returns the token (shown once). */
+export async function addUser(companyId: number, email: string): Promise<{ userId: number; authToken: string }> {
+  const userId = await nextGlobalId('user');
+  const authToken = mintUserToken();
+  const now = new Date().toISOString();
+  await db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: tableName, Item: { ...keys.record(companyId, 'users', userId), id: userId, email, created_at: now } } },
+        {
+          Put: {
+            TableName: tableName,
+            Item: { ...keys.userToken(hashSecret(authToken)), company_id: companyId, user_id: userId },
+          },
+        },
+      ],
+    }),
+  );
+  return { userId, authToken };
+}

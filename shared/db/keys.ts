@@ -1,0 +1,50 @@
+/**
+ * Every DynamoDB key of the service is built here; nothing else concatenates key strings.
+ * Company-owned keys start with `C#<company id>` so one company's data can never be addressed
+ * with another's id.
+ */
+export type Key = { pk: string; sk: string };
+
+/** Ids are zero-padded in sort keys so that string order is numeric order. */
+const ID_WIDTH = 16;
+
+export function padId(id: number): string {
+  return String(id).padStart(ID_WIDTH, '0');
+}
+
+function companyPrefix(companyId: number): string {
+  return `C#${companyId}`;
+}
+
+export const keys = {
+  company: (companyId: number): Key => ({ pk: companyPrefix(companyId), sk: 'COMPANY' }),
+
+  /** Partition holding every record of a configuration resource for one company. */
+  resourcePartition: (companyId: number, resource: string): string => `${companyPrefix(companyId)}#${resource}`,
+
+  record: (companyId: number, resource: string, id: number): Key => ({
+    pk: keys.resourcePartition(companyId, resource),
+    sk: padId(id),
+  }),
+
+  /** Per-company id sequence for a configuration resource. */
+  sequence: (companyId: number, resource: string): Key => ({ pk: `${companyPrefix(companyId)}#seq`, sk: resource }),
+
+  /** Sequences that are not owned by a company (company ids themselves). */
+  globalSequence: (name: string): Key => ({ pk: 'SEQ', sk: name }),
+
+  /** Unique lookup item, written in the same transaction as the record it points at. */
+  lookup: (companyId: number, resource: string, field: string, value: string): Key => ({
+    pk: `${companyPrefix(companyId)}#${resource}#by_${field}#${value}`,
+    sk: 'LOOKUP',
+  }),
+
+  /** API key pair, found by its public half (global: the caller's company is not known yet). */
+  apiKey: (publicKey: string): Key => ({ pk: `APIKEY#${publicKey}`, sk: 'APIKEY' }),
+
+  /** Per-user auth token, found by the SHA-256 of the token (global, like API keys). */
+  userToken: (tokenHash: string): Key => ({ pk: `USERTOKEN#${tokenHash}`, sk: 'USERTOKEN' }),
+
+  /** Company by name, so the key CLI and the seeder find an existing company. */
+  companyByName: (name: string): Key => ({ pk: `COMPANYNAME#${name.toLowerCase()}`, sk: 'LOOKUP' }),
+};

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import type { FieldErrors } from './errors.js';
+
+/** A record as the API shows it. */
+export type ApiRecord = Record<string, unknown>;
+
+/** 32 hex digits identifying the record's content, so clients can detect change cheaply. */
+export function checksum(record: ApiRecord): string {
+  return createHash('md5').update(JSON.stringify(record)).digest('hex');
+}
+
+/** The single-record envelope of the reference (Conventions, item 5). */
+export function recordEnvelope(root: string, record: ApiRecord, associations?: Record<string, unknown>): ApiRecord {
+  return {
+    status: 200,
+    errors: {},
+    [root]: record,
+    ...(associations && Object.keys(associations).length ? { associations } : {}),
+    checksum: checksum(record),
+    metadata: { root },
+  };
+}
+
+export interface ListMetadata {
+  total_count: number;
+  page: number;
+  per_page: number;
+  total_pages: number;
+  [extra: string]: unknown;
+}
+
+/** The list envelope (Conventions, item 6); `root=false` gives the bare array. */
+export function listEnvelope(plural: string, records: ApiRecord[], metadata: ListMetadata, bare: boolean): unknown {
+  if (bare) return records;
+  return { status: 200, errors: {}, [plural]: records, metadata: { root: plural, ...metadata } };
+}
+
+/** The envelope of a failed request: `status` in the body equals the HTTP status. */
+export function errorEnvelope(status: number, errors: FieldErrors, requestId?: string): ApiRecord {
+  return { status, errors, metadata: requestId ? { request_id: requestId } : {} };
+}

@@ -1,0 +1,55 @@
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import { listEnvelope, recordEnvelope } from './envelope.js';
+import { authenticate } from './middleware/authenticate.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { parseParams } from './middleware/parse-params.js';
+import { resolveRoute } from './middleware/resolve-route.js';
+import { jsonResponse } from './middleware/responses.js';
+import type { ApiEvent, ApiResponse, AppContext, Operation, OperationResult } from './request.js';
+import { routesOfGroup, type RouteGroup } from './routes.js';
+
+/** The operations a route group's function implements, keyed by the route table's `operation`. */
+export type OperationTable = Record<string, Operation>;
+
+function toResponse(result: OperationResult): ApiResponse {
+  switch (result.kind) {
+    case 'record':
+      return jsonResponse(200, recordEnvelope(result.root, result.record, result.associations));
+    case 'list':
+      return jsonResponse(200, listEnvelope(result.plural, result.records, result.metadata, result.bare));
+    case 'raw':
+      return result.response;
+  }
+}
+
+/**
+ * Builds a route group's Lambda handler: the shared Middy stack, then dispatch to the operation
+ * the route table names. Every function of the service is made by this one factory.
+ */
+export function createRouteGroupHandler(group: RouteGroup, operations: OperationTable) {
+  const groupRoutes = routesOfGroup(group);
+  for (const route of groupRoutes) {
+    if (!operations[route.operation]) throw new Error(`Route group ${group} has no operation ${route.operation}`);
+  }
+  return middy<ApiEvent, ApiResponse, Error, AppContext>()
+    .use(errorHandler())
+    .use(httpHeaderNormalizer())
+    .use(resolveRoute(groupRoutes))
+    .use(parseParams())
+    .use(authenticate())
+    .handler(async (event, context) => {
+      const { route, params, auth } = context;
+      if (!route || !params || !auth) throw new Error('middleware did not prepare the request');
+      const operation = operations[route.operation]!;
+      const result = await operation({
+        route,
+        params,
+        pathParams: event.pathParameters ?? {},
+        auth,
+        requestId: context.awsRequestId,
+        now: new Date(),
+      });
+      return toResponse(result);
+    });
+}

@@ -1,0 +1,26 @@
+import type { MiddlewareObj } from '@middy/core';
+import { logger } from '../../logger.js';
+import { errorEnvelope } from '../../http/envelope.js';
+import { HttpError } from '../errors.js';
+import type { ApiEvent, ApiResponse, AppContext } from '../request.js';
+import { jsonResponse } from './responses.js';
+
+/**
+ * Turns any error into the error envelope. Errors below 500 tell the client what was wrong;
+ * anything else is logged with its stack and answered with a bare 500 and the request id.
+ */
+export function errorHandler(): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
+  return {
+    onError: (request) => {
+      const error = request.error;
+      const requestId = request.context.awsRequestId;
+      if (error instanceof HttpError && error.statusCode < 500) {
+        const body = error.toJSON();
+        request.response = jsonResponse(error.statusCode, errorEnvelope(body.status, body.errors));
+        return;
+      }
+      logger.error({ err: error, requestId, routeKey: request.event.routeKey }, 'request failed');
+      request.response = jsonResponse(500, errorEnvelope(500, { base: ['Internal server error'] }, requestId));
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import type { MiddlewareObj } from '@middy/core';
+import { NotFoundError } from '../errors.js';
+import type { ApiEvent, ApiResponse, AppContext } from '../request.js';
+import { routeKey, type RouteDefinition } from '../routes.js';
+
+/** Finds the route-table entry for the event's route key among the group's routes. */
+export function resolveRoute(groupRoutes: readonly RouteDefinition[]): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
+  const byKey = new Map(groupRoutes.map((route) => [routeKey(route), route]));
+  return {
+    before: (request) => {
+      const route = byKey.get(request.event.routeKey);
+      if (!route) throw new NotFoundError(`No route for ${request.event.routeKey}`);
+      request.context.route = route;
+    },
+  };
+}

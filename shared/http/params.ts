@@ -1,0 +1,47 @@
+import qs from 'qs';
+import { BadRequestError } from './errors.js';
+import type { Params } from './request.js';
+
+/**
+ * Query strings and form bodies are read with `qs`, so `ids[]=1&ids[]=2` and
+ * `trigger_fields[offer_id]=3` become arrays and hashes as Rails-era clients expect.
+ */
+const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: 2000, depth: 5 } as const;
+
+export function parseQuery(rawQueryString: string | undefined): Params {
+  return rawQueryString ? (qs.parse(rawQueryString, QS_OPTIONS) as Params) : {};
+}
+
+/**
+ * Parses a request body by content type. A body that looks like JSON is read as JSON whatever
+ * the header says, because `curl -d '{...}'` labels it as a form.
+ */
+export function parseBody(body: string | undefined, contentType: string | undefined): Params {
+  if (body === undefined || body.trim() === '') return {};
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const looksLikeJson = /^\s*[[{]/.test(body);
+  if (type === 'application/json' || type.endsWith('+json') || looksLikeJson) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new BadRequestError('Malformed JSON body', { body: ['is not valid JSON'] });
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new BadRequestError('JSON body must be an object', { body: ['must be a JSON object'] });
+    }
+    return parsed as Params;
+  }
+  if (type === 'application/x-www-form-urlencoded' || type === '' || type === 'text/plain') {
+    return qs.parse(body, QS_OPTIONS) as Params;
+  }
+  throw new BadRequestError(`Unsupported content type ${type}`, { body: [`content type ${type} is not supported`] });
+}
+
+/**
+ * Query and body merged, body winning: the reference lets list, lead and ping parameters
+ * arrive either way, and the service it replaces merged them on every endpoint.
+ */
+export function mergeParams(query: Params, body: Params): Params {
+  return { ...query, ...body };
+}

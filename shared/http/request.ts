@@ -1,0 +1,41 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { ApiRecord, ListMetadata } from './envelope.js';
+import type { RouteDefinition } from './routes.js';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResponse = APIGatewayProxyStructuredResultV2;
+
+/** Parameters after merging query string and body (body wins), nested with `qs` semantics. */
+export type Params = Record<string, unknown>;
+
+/** Who is calling: every key the request reads or writes is scoped by `companyId`. */
+export interface AuthContext {
+  companyId: number;
+  /** Set when a per-user auth_token authorised the request. */
+  userId?: number;
+  method: 'api_key' | 'auth_token' | 'none';
+}
+
+/** Everything an operation gets: parsed, authenticated, free of API Gateway specifics. */
+export interface OperationRequest {
+  route: RouteDefinition;
+  params: Params;
+  pathParams: Readonly<Record<string, string | undefined>>;
+  auth: AuthContext;
+  requestId: string;
+  now: Date;
+}
+
+export type OperationResult =
+  | { kind: 'record'; root: string; record: ApiRecord; associations?: Record<string, unknown> }
+  | { kind: 'list'; plural: string; records: ApiRecord[]; metadata: ListMetadata; bare: boolean }
+  | { kind: 'raw'; response: ApiResponse };
+
+export type Operation = (request: OperationRequest) => Promise<OperationResult>;
+
+/** The Lambda context as the middleware stack extends it. */
+export interface AppContext extends Context {
+  route?: RouteDefinition;
+  params?: Params;
+  auth?: AuthContext;
+}

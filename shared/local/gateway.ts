@@ -1,0 +1,93 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handlerModules } from '../../functions/index.js';
+import { unmatchedResponse } from '../http/fallback.js';
+import type { ApiEvent, ApiResponse } from '../http/request.js';
+import { matchRoute } from '../http/route-match.js';
+import { routes } from '../http/routes.js';
+import { logger } from '../logger.js';
+import { buildApiEvent, buildLambdaContext } from './lambda-event.js';
+
+/**
+ * The local stand-in for API Gateway: serves exactly the route table, turns each request into
+ * the payload-2.0 event AWS would send, invokes the route group's handler and writes its result.
+ */
+type Handler = (event: ApiEvent, context: ReturnType<typeof buildLambdaContext>) => Promise<ApiResponse>;
+
+const loaded = new Map<string, Promise<Handler>>();
+
+function loadHandler(group: keyof typeof handlerModules): Promise<Handler> {
+  let handler = loaded.get(group);
+  if (!handler) {
+    handler = handlerModules[group]().then((module) => module.handler as unknown as Handler);
+    loaded.set(group, handler);
+  }
+  return handler;
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function writeResponse(response: ServerResponse, result: ApiResponse): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+  const body = result.body ?? '';
+  response.writeHead(result.statusCode ?? 200, headers);
+  response.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
+}
+
+async function serve(request: IncomingMessage, response: ServerResponse): Promise<number> {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const match = matchRoute(request.method ?? 'GET', url.pathname, routes);
+  if (match.kind !== 'matched') {
+    const result = unmatchedResponse(match);
+    writeResponse(response, result);
+    return result.statusCode ?? 404;
+  }
+  const event = buildApiEvent(
+    {
+      method: request.method ?? 'GET',
+      url: request.url ?? '/',
+      headers: request.headers,
+      body: await readBody(request),
+      sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+    },
+    match.route,
+    match.pathParameters,
+  );
+  const handler = await loadHandler(match.route.group);
+  const result = await handler(event, buildLambdaContext(match.route.group, event.requestContext.requestId));
+  writeResponse(response, result);
+  return result.statusCode ?? 200;
+}
+
+/** One line per request, written by whoever runs the gateway (stdout for `npm start`). */
+export type RequestLogger = (line: { method: string; path: string; status: number; ms: number }) => void;
+
+export function createGateway(logRequest: RequestLogger = () => undefined): Server {
+  return createServer((request, response) => {
+    const started = performance.now();
+    serve(request, response)
+      .then((status) => {
+        logRequest({ method: request.method ?? 'GET', path: request.url ?? '/', status, ms: Math.round(performance.now() - started) });
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'gateway failure');
+        if (!response.headersSent) response.writeHead(502, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ status: 502, errors: { base: ['Bad gateway'] }, metadata: {} }));
+      });
+  });
+}
+
+/** Starts the gateway; port 0 picks a free one. */
+export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}

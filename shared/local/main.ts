@@ -1,0 +1,70 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startDynamoDbLocal } from './dynamodb-local.js';
+
+/**
+ * `npm start`: DynamoDB Local with data under DATA_DIR, the table, the default company and its
+ * key pair, then the local gateway on PORT. Ctrl-C stops all of it.
+ */
+// Local mode runs on the machine's Node 20; the Lambdas run on Node 22, so the SDK's notice is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? '127.0.0.1';
+const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+const publicKey = process.env.API_PUBLIC_KEY;
+const privateKey = process.env.API_PRIVATE_KEY;
+
+if (Boolean(publicKey) !== Boolean(privateKey)) {
+  console.error('Set both API_PUBLIC_KEY and API_PRIVATE_KEY, or neither.');
+  process.exit(1);
+}
+
+mkdirSync(dataDir, { recursive: true });
+const dynamo = await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
+process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+process.env.TABLE_NAME ??= 'call-tracking-local';
+const runtimeFile = join(dataDir, 'runtime.json');
+
+// Imported only now: these modules read the configuration above when they load.
+const { createDocumentClient } = await import('../db/client.js');
+const { ensureTable } = await import('./table-setup.js');
+const { seedDefaultCompany } = await import('./seed.js');
+const { createGateway, listen } = await import('./gateway.js');
+
+const tableClient = createDocumentClient(dynamo.endpoint, 'local');
+await ensureTable(tableClient, process.env.TABLE_NAME);
+const seeded = await seedDefaultCompany(dataDir, publicKey && privateKey ? { publicKey, privateKey } : undefined);
+// The key CLI reads this to reach the running emulator instead of starting a second one.
+writeFileSync(runtimeFile, JSON.stringify({ dynamodb_endpoint: dynamo.endpoint, table_name: process.env.TABLE_NAME }));
+
+const server = createGateway(({ method, path, status, ms }) => {
+  console.log(`${new Date().toISOString()} ${method} ${path} ${status} ${ms}ms`);
+});
+const boundPort = await listen(server, port, host);
+const base = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${boundPort}`;
+
+console.log(`Call tracking service listening on ${base} (DynamoDB Local at ${dynamo.endpoint}, data in ${dataDir})`);
+if (seeded.generated) {
+  console.log(`Generated an API key pair for company "default" (id ${seeded.companyId}); it is shown only now and saved to ${join(dataDir, 'credentials.json')}:`);
+  console.log(`  API_PUBLIC_KEY=${seeded.keyPair.publicKey}`);
+  console.log(`  API_PRIVATE_KEY=${seeded.keyPair.privateKey}`);
+} else {
+  console.log(`Company "default" (id ${seeded.companyId}) uses public key ${seeded.keyPair.publicKey}; the pair is in ${join(dataDir, 'credentials.json')} or your environment.`);
+}
+console.log(`Try: curl -u "${seeded.keyPair.publicKey}:<private key>" ${base}/api/v1/subscriptions`);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: stopping`);
+  server.closeAllConnections();
+  await new Promise<void>((done) => server.close(() => done()));
+  tableClient.destroy();
+  await dynamo.stop();
+  rmSync(runtimeFile, { force: true });
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
