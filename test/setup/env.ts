@@ -1,0 +1,8 @@
+import { inject } from 'vitest';
+
+// Runs before each test file's imports, so shared/config.ts reads these at module load.
+process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
+process.env.TABLE_NAME = inject('tableName');
+process.env.AWS_REGION = 'local';
+process.env.LOG_LEVEL ??= 'silent';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

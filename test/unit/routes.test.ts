@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { handlerModules } from '../../functions/index.js';
+import { matchRoute } from '../../shared/http/route-match.js';
+import { routeGroups, routeKey, routes } from '../../shared/http/routes.js';
+
+/** Every endpoint of the API reference that is implemented so far (grows with each issue). */
+const REFERENCE_ENDPOINTS = [
+  'GET /api/v1/subscriptions',
+  'GET /api/v1/webhook_subscriptions/new',
+  'POST /api/v1/subscriptions',
+  'GET /api/v1/subscriptions/:id',
+  'PUT /api/v1/subscriptions/:id',
+  'DELETE /api/v1/subscriptions/:id',
+  'DELETE /api/v1/subscriptions',
+];
+
+describe('route table', () => {
+  it('declares each route key once', () => {
+    const keys = routes.map(routeKey);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('serves every reference endpoint, with :params as {params}', () => {
+    for (const endpoint of REFERENCE_ENDPOINTS) {
+      const [method, path] = endpoint.split(' ') as [string, string];
+      const concrete = path.replace(/:(\w+)/g, '123');
+      const match = matchRoute(method, concrete, routes);
+      expect(match.kind, endpoint).toBe('matched');
+      if (match.kind === 'matched') expect(match.route.path).toBe(path.replace(/:(\w+)/g, '{$1}'));
+    }
+  });
+
+  it('gives every route group a handler module and every route an operation in it', async () => {
+    expect(Object.keys(handlerModules).sort()).toEqual(Object.keys(routeGroups).sort());
+    // createRouteGroupHandler throws at module load when a route's operation is missing.
+    for (const load of Object.values(handlerModules)) {
+      const module = await load();
+      expect(typeof module.handler).toBe('function');
+    }
+  });
+});
