@@ -1,0 +1,55 @@
+import { Duration } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, where package.json, package-lock.json and tsconfig.json live. */
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ServiceFunctionProps {
+  /** Entry file relative to the repository root, e.g. `functions/subscriptions/handler.ts`. */
+  entry: string;
+  description?: string;
+  /** Set as TABLE_NAME; omit for functions that never touch the table. */
+  tableName?: string;
+}
+
+/** Creates a NodejsFunction with the service-wide defaults, so every function is built the same way. */
+export function createServiceFunction(scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction {
+  // An explicit log group (rather than the deprecated logRetention) needs no custom resource.
+  const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
+
+  return new NodejsFunction(scope, id, {
+    entry: path.join(repoRoot, props.entry),
+    handler: 'handler',
+    description: props.description,
+    runtime: lambda.Runtime.NODEJS_22_X,
+    architecture: lambda.Architecture.ARM_64,
+    memorySize: 512,
+    timeout: Duration.seconds(10),
+    logGroup,
+    projectRoot: repoRoot,
+    depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
+    environment: {
+      ...(props.tableName ? { TABLE_NAME: props.tableName } : {}),
+      NODE_OPTIONS: '--enable-source-maps',
+    },
+    bundling: {
+      // The project's own esbuild: no Docker needed to synth or deploy.
+      forceDockerBundling: false,
+      format: OutputFormat.ESM,
+      // Both Node 20 (local) and Node 22 (Lambda) run this output.
+      target: 'node20',
+      minify: true,
+      sourceMap: true,
+      mainFields: ['module', 'main'],
+      // Lets CommonJS dependencies call require() inside the ESM bundle.
+      banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      // Bundle the SDK v3 clients too, so the deployed versions are the ones in package-lock.json.
+      externalModules: [],
+    },
+  });
+}

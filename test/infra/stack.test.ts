@@ -1,0 +1,176 @@
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { CallTrackingStack } from '../../infra/stack.js';
+import { tableDesign } from '../../shared/db/table-design.js';
+import { type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
+
+/** The parts of a synthesized CloudFormation resource these tests read. */
+interface CfnResource {
+  Type: string;
+  Properties: Record<string, unknown>;
+  DeletionPolicy?: string;
+}
+
+interface PolicyStatement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+// An empty bundling-stacks list makes NodejsFunction skip esbuild, so synth takes milliseconds.
+const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const stack = new CallTrackingStack(app, 'CallTrackingService');
+const template = Template.fromStack(stack);
+
+const groups = Object.keys(routeGroups) as RouteGroup[];
+
+function resourcesOfType(type: string): Record<string, CfnResource> {
+  return template.findResources(type) as Record<string, CfnResource>;
+}
+
+function logicalIdOf(construct: { node: { defaultChild?: unknown } }): string {
+  return stack.getLogicalId(construct.node.defaultChild as CfnElement);
+}
+
+const apiRoutes = Object.values(resourcesOfType('AWS::ApiGatewayV2::Route'));
+const integrations = resourcesOfType('AWS::ApiGatewayV2::Integration');
+
+/** The logical id of the Lambda function a route's integration invokes. */
+function functionBehindRoute(key: string): string | undefined {
+  const route = apiRoutes.find((candidate) => candidate.Properties.RouteKey === key);
+  // Target is `integrations/<Ref integration>`, emitted as an Fn::Join.
+  const target = route?.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] } | undefined;
+  const integrationId = target?.['Fn::Join'][1][1].Ref;
+  const integration = integrationId ? integrations[integrationId] : undefined;
+  const uri = integration?.Properties.IntegrationUri as { 'Fn::GetAtt': [string, string] } | undefined;
+  return uri?.['Fn::GetAtt'][0];
+}
+
+/** Every statement in the IAM policies (attached or inline) of a function's execution role. */
+function statementsOf(fn: IFunction): PolicyStatement[] {
+  if (!fn.role) throw new Error('function has no role');
+  const roleId = logicalIdOf(fn.role);
+  const role = resourcesOfType('AWS::IAM::Role')[roleId];
+  const inline = (role?.Properties.Policies ?? []) as { PolicyDocument: { Statement: PolicyStatement[] } }[];
+  const attached = Object.values(resourcesOfType('AWS::IAM::Policy'))
+    .filter((policy) => (policy.Properties.Roles as { Ref?: string }[]).some((ref) => ref.Ref === roleId))
+    .map((policy) => policy.Properties as { PolicyDocument: { Statement: PolicyStatement[] } });
+  return [...inline, ...attached].flatMap((policy) => policy.PolicyDocument.Statement);
+}
+
+function actionsOf(fn: IFunction): string[] {
+  return statementsOf(fn).flatMap((statement) =>
+    Array.isArray(statement.Action) ? statement.Action : [statement.Action],
+  );
+}
+
+describe('API routes', () => {
+  it.each(routes.map((route) => [routeKey(route), route.group] as const))(
+    'has a route for %s served by the %s function',
+    (key, group) => {
+      expect(apiRoutes.map((route) => route.Properties.RouteKey)).toContain(key);
+      expect(functionBehindRoute(key)).toBe(logicalIdOf(stack.api.groupFunctions[group]));
+    },
+  );
+
+  it('has exactly one route per route-table entry, plus $default', () => {
+    const keys = apiRoutes.map((route) => route.Properties.RouteKey);
+    expect(keys.filter((key) => key !== '$default')).toHaveLength(routes.length);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('sends unmatched requests ($default) to the fallback function', () => {
+    expect(apiRoutes.filter((route) => route.Properties.RouteKey === '$default')).toHaveLength(1);
+    expect(functionBehindRoute('$default')).toBe(logicalIdOf(stack.api.fallbackFunction));
+  });
+
+  it('outputs the API URL and table name', () => {
+    template.hasOutput('ApiUrl', {});
+    template.hasOutput('TableName', {});
+  });
+});
+
+describe('table', () => {
+  const key = (partition: string, sort: string) => [
+    { AttributeName: partition, KeyType: 'HASH' },
+    { AttributeName: sort, KeyType: 'RANGE' },
+  ];
+
+  it('is one on-demand table built from the shared design, retained on stack deletion', () => {
+    // TableV2 synthesizes to AWS::DynamoDB::GlobalTable.
+    template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+    template.resourceCountIs('AWS::DynamoDB::Table', 0);
+    template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: key(tableDesign.partitionKey, tableDesign.sortKey),
+      TimeToLiveSpecification: { AttributeName: tableDesign.ttlAttribute, Enabled: true },
+    });
+  });
+
+  it('has point-in-time recovery on every replica', () => {
+    const [table] = Object.values(resourcesOfType('AWS::DynamoDB::GlobalTable'));
+    const replicas = table?.Properties.Replicas as { PointInTimeRecoverySpecification?: unknown }[];
+    expect(replicas.length).toBeGreaterThan(0);
+    for (const replica of replicas) {
+      expect(replica.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    }
+  });
+
+  it('has exactly the designed GSIs, all keys strings, projecting all attributes', () => {
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      GlobalSecondaryIndexes: tableDesign.globalIndexes.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: key(index.partitionKey, index.sortKey),
+        Projection: { ProjectionType: 'ALL' },
+      })),
+      AttributeDefinitions: Match.arrayEquals(
+        [
+          tableDesign.partitionKey,
+          tableDesign.sortKey,
+          ...tableDesign.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+        ].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      ),
+    });
+  });
+});
+
+describe('functions', () => {
+  const functions = resourcesOfType('AWS::Lambda::Function');
+
+  it('has one function per route group plus the fallback, all Node 22 on arm64', () => {
+    expect(Object.keys(functions)).toHaveLength(groups.length + 1);
+    for (const fn of Object.values(functions)) {
+      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+    }
+  });
+
+  it.each(groups)('gives the %s function the table name', (group) => {
+    const fn = functions[logicalIdOf(stack.api.groupFunctions[group])];
+    const variables = (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables.TABLE_NAME).toEqual({ Ref: logicalIdOf(stack.table) });
+  });
+
+  it.each(groups)('allows the %s function exactly its declared table actions', (group) => {
+    const actions = actionsOf(stack.api.groupFunctions[group]);
+    expect(new Set(actions)).toEqual(new Set(routeGroups[group].tableActions));
+  });
+
+  it.each(groups)('scopes the %s function\'s table actions to the table and its indexes', (group) => {
+    const tableArn = { 'Fn::GetAtt': [logicalIdOf(stack.table), 'Arn'] };
+    const statements = statementsOf(stack.api.groupFunctions[group]);
+    expect(statements.length).toBeGreaterThan(0);
+    for (const statement of statements) {
+      expect(statement.Effect).toBe('Allow');
+      expect(statement.Resource).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+    }
+  });
+
+  it('gives the fallback function no table access', () => {
+    const actions = actionsOf(stack.api.fallbackFunction);
+    expect(actions.filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
+  });
+});
