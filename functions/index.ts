@@ -1,4 +1,4 @@
-import type { RouteGroup } from '../shared/http/routes.js';
+import type { RouteGroup } from '../shared/http/route-groups.js';
 
 /**
  * Each route group's handler module, for the local gateway (which loads a group on its first
@@ -6,4 +6,7 @@ import type { RouteGroup } from '../shared/http/routes.js';
  */
 export const handlerModules: Record<RouteGroup, () => Promise<{ handler: (event: never, context: never) => unknown }>> = {
   subscriptions: () => import('./subscriptions/handler.js'),
+  offers: () => import('./offers/handler.js'),
+  integrations: () => import('./integrations/handler.js'),
+  admin: () => import('./admin/handler.js'),
 };

@@ -1,6 +1,10 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
-import { crudOperations } from '../../shared/resources/engine.js';
-import { deleteByTargetUrl, subscriptions } from '../../shared/resources/subscriptions.js';
+import { groupOperations } from '../../shared/resources/engine.js';
+import { resourcesOfGroup } from '../../shared/resources/registry.js';
+import { deleteByTargetUrl } from './delete-by-target-url.js';
 
 /** Event subscriptions: the six operations plus delete by target_url. */
-export const handler = createRouteGroupHandler('subscriptions', { ...crudOperations(subscriptions), deleteByTargetUrl });
+export const handler = createRouteGroupHandler('subscriptions', {
+  ...groupOperations(resourcesOfGroup('subscriptions')),
+  'subscriptions.deleteByTargetUrl': deleteByTargetUrl,
+});

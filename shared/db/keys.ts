@@ -39,6 +39,15 @@ export const keys = {
     sk: 'LOOKUP',
   }),
 
+  /** Unique lookup for values that arrive without credentials (lead and offer tokens). */
+  globalLookup: (resource: string, field: string, value: string): Key => ({
+    pk: `G#${resource}#by_${field}#${value}`,
+    sk: 'LOOKUP',
+  }),
+
+  /** Deployment-wide secrets the service makes for itself (e.g. the cursor signing key). */
+  secret: (name: string): Key => ({ pk: 'SECRET', sk: name }),
+
   /** API key pair, found by its public half (global: the caller's company is not known yet). */
   apiKey: (publicKey: string): Key => ({ pk: `APIKEY#${publicKey}`, sk: 'APIKEY' }),
 

@@ -1,13 +1,24 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { ConflictError } from '../http/errors.js';
 import { db, tableName } from './client.js';
-import { keys } from './keys.js';
+import { keys, padId, type Key } from './keys.js';
 
 /**
  * Storage of configuration records (subscriptions, offers, buyers...): one partition per
- * company and resource, sort key = zero-padded id, ids from a per-company sequence.
+ * company and resource, sort key = zero-padded id, ids from a per-company sequence whose item
+ * also counts the records (kept in step by the same transactions that create and delete).
  */
 export type StoredRecord = Record<string, unknown> & { id: number; uuid: string; created_at: string; updated_at: string };
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'expires_at'];
 
@@ -16,6 +27,12 @@ export function withoutKeys(item: Record<string, unknown>): StoredRecord {
   const copy: Record<string, unknown> = { ...item };
   for (const name of KEY_ATTRIBUTES) delete copy[name];
   return copy as StoredRecord;
+}
+
+/** A unique-value lookup item to write with a record; `field` names it in a 409. */
+export interface LookupWrite {
+  key: Key;
+  field: string;
 }
 
 /** The next id of a company's resource (atomic ADD on the sequence item). */
@@ -33,86 +50,244 @@ export async function nextId(companyId: number, resource: string): Promise<numbe
   return Number(result.Attributes?.value);
 }
 
+/** How many records of the resource the company has (one GetItem on the sequence item). */
+export async function countRecords(companyId: number, resource: string): Promise<number> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.sequence(companyId, resource) }));
+  return Number(result.Item?.count ?? 0);
+}
+
 export async function getRecord(companyId: number, resource: string, id: number): Promise<StoredRecord | undefined> {
   const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.record(companyId, resource, id) }));
   return result.Item ? withoutKeys(result.Item) : undefined;
 }
 
-export async function putNewRecord(companyId: number, resource: string, record: StoredRecord): Promise<void> {
-  await db.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: { ...keys.record(companyId, resource, record.id), company_id: companyId, ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+/** Reads the lookup item of a unique value; undefined when nothing holds it. */
+export async function getLookup(key: Key): Promise<{ company_id: number; id: number } | undefined> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: key }));
+  return result.Item ? { company_id: Number(result.Item.company_id), id: Number(result.Item.id) } : undefined;
+}
+
+/** Records by id, in the order asked, skipping ids that do not exist (BatchGetItem, 100 a call). */
+export async function getRecords(companyId: number, resource: string, ids: readonly number[]): Promise<StoredRecord[]> {
+  const unique = [...new Set(ids)];
+  const found = new Map<number, StoredRecord>();
+  for (let start = 0; start < unique.length; start += 100) {
+    let requestKeys: Record<string, unknown>[] | undefined = unique
+      .slice(start, start + 100)
+      .map((id) => keys.record(companyId, resource, id));
+    for (let attempt = 0; requestKeys?.length && attempt < 8; attempt++) {
+      const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requestKeys } } }));
+      for (const item of result.Responses?.[tableName] ?? []) {
+        const record = withoutKeys(item);
+        found.set(record.id, record);
+      }
+      requestKeys = result.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined;
+      if (requestKeys?.length) await new Promise((done) => setTimeout(done, 25 * 2 ** attempt));
+    }
+    if (requestKeys?.length) throw new Error('BatchGetItem left keys unprocessed');
+  }
+  return ids.flatMap((id) => {
+    const record = found.get(id);
+    return record ? [record] : [];
+  });
+}
+
+/** Runs a transaction, turning a failed uniqueness condition into a 409 on its field. */
+async function transact(items: TransactItem[], conflictFields: Map<number, string>): Promise<void> {
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) {
+      const reasons = error.CancellationReasons ?? [];
+      for (const [index, field] of conflictFields) {
+        if (reasons[index]?.Code === 'ConditionalCheckFailed') throw new ConflictError(field);
+      }
+      if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new ConditionalCheckFailedException({ message: 'record condition failed', $metadata: {} });
+    }
+    throw error;
+  }
+}
+
+function lookupPuts(companyId: number, resource: string, id: number, lookups: readonly LookupWrite[], offset: number) {
+  const items: TransactItem[] = [];
+  const conflicts = new Map<number, string>();
+  lookups.forEach((lookup, index) => {
+    conflicts.set(offset + index, lookup.field);
+    items.push({
+      Put: {
+        TableName: tableName,
+        Item: { ...lookup.key, company_id: companyId, resource, id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  });
+  return { items, conflicts };
 }
 
 /**
- * Sets the given attributes (null stores null: a blanked field) on an existing record.
- * Returns undefined when the record does not exist.
+ * Creates a record with its unique lookups and bumps the resource's count, all or nothing.
+ * A taken unique value is a 409 naming its field.
+ */
+export async function createRecord(companyId: number, resource: string, record: StoredRecord, lookups: readonly LookupWrite[] = []): Promise<void> {
+  const puts = lookupPuts(companyId, resource, record.id, lookups, 1);
+  await transact(
+    [
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.record(companyId, resource, record.id), company_id: companyId, ...record },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      ...puts.items,
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.sequence(companyId, resource),
+          UpdateExpression: 'ADD #c :one',
+          ExpressionAttributeNames: { '#c': 'count' },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ],
+    puts.conflicts,
+  );
+}
+
+function setExpression(changes: Record<string, unknown>) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(changes)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value], index) => {
+      names[`#a${index}`] = name;
+      values[`:v${index}`] = value;
+      return `#a${index} = :v${index}`;
+    });
+  return { expression: `SET ${sets.join(', ')}`, names, values, empty: sets.length === 0 };
+}
+
+/**
+ * Sets the given attributes (null stores null: a blanked field) on an existing record, moving
+ * unique lookups when their values change. Returns undefined when the record does not exist.
  */
 export async function updateRecord(
   companyId: number,
   resource: string,
   id: number,
   changes: Record<string, unknown>,
+  lookups: { remove: readonly Key[]; add: readonly LookupWrite[] } = { remove: [], add: [] },
 ): Promise<StoredRecord | undefined> {
-  const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
-  if (entries.length === 0) return getRecord(companyId, resource, id);
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = entries.map(([name, value], index) => {
-    names[`#a${index}`] = name;
-    values[`:v${index}`] = value;
-    return `#a${index} = :v${index}`;
-  });
+  const set = setExpression(changes);
+  if (set.empty) return getRecord(companyId, resource, id);
+  const update = {
+    TableName: tableName,
+    Key: keys.record(companyId, resource, id),
+    UpdateExpression: set.expression,
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: set.names,
+    ExpressionAttributeValues: set.values,
+  };
   try {
-    const result = await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.record(companyId, resource, id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
+    if (lookups.remove.length === 0 && lookups.add.length === 0) {
+      const result = await db.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+      return result.Attributes ? withoutKeys(result.Attributes) : undefined;
+    }
+    const puts = lookupPuts(companyId, resource, id, lookups.add, 1);
+    await transact(
+      [{ Update: update }, ...puts.items, ...lookups.remove.map((key) => ({ Delete: { TableName: tableName, Key: key } }))],
+      puts.conflicts,
     );
-    return result.Attributes ? withoutKeys(result.Attributes) : undefined;
+    return getRecord(companyId, resource, id);
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
   }
 }
 
-/** Deletes a record; returns what was deleted, or undefined when there was nothing. */
-export async function deleteRecord(companyId: number, resource: string, id: number): Promise<StoredRecord | undefined> {
-  const result = await db.send(
-    new DeleteCommand({ TableName: tableName, Key: keys.record(companyId, resource, id), ReturnValues: 'ALL_OLD' }),
-  );
-  return result.Attributes ? withoutKeys(result.Attributes) : undefined;
+/** Deletes a record with its lookups and lowers the count; false when it was already gone. */
+export async function deleteRecord(companyId: number, resource: string, id: number, lookups: readonly Key[] = []): Promise<boolean> {
+  try {
+    await transact(
+      [
+        { Delete: { TableName: tableName, Key: keys.record(companyId, resource, id), ConditionExpression: 'attribute_exists(pk)' } },
+        ...lookups.map((key) => ({ Delete: { TableName: tableName, Key: key } })),
+        {
+          Update: {
+            TableName: tableName,
+            Key: keys.sequence(companyId, resource),
+            UpdateExpression: 'ADD #c :minus',
+            ExpressionAttributeNames: { '#c': 'count' },
+            ExpressionAttributeValues: { ':minus': -1 },
+          },
+        },
+      ],
+      new Map(),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Reads that a list made, for the paging measurements in bench/. */
+export interface ReadStats {
+  queries: number;
+  itemsRead: number;
+}
+
+export interface RecordPageRequest {
+  companyId: number;
+  resource: string;
+  direction: 'asc' | 'desc';
+  /** Stop after this many matching records. */
+  limit: number;
+  /** Start after this id (exclusive), in the direction of travel. */
+  afterId?: number;
+  /** Keep only records passing this; the query reads on until `limit` pass or none are left. */
+  accept?: (record: StoredRecord) => boolean;
+  stats?: ReadStats;
 }
 
 /**
- * Every record of a company's configuration resource, in id order: one Query on its partition,
- * following LastEvaluatedKey. Configuration sets are small (hundreds), which is why listing
- * them whole and sorting in memory is the cheaper design; high-volume records page instead.
+ * Records in id order, reading only as many items as it takes to find `limit` matches: each
+ * Query asks for the number still missing, so an unfiltered page reads exactly its records.
  */
-export async function queryAllRecords(companyId: number, resource: string): Promise<StoredRecord[]> {
-  const items: StoredRecord[] = [];
+export async function queryRecordPage(request: RecordPageRequest): Promise<{ records: StoredRecord[]; exhausted: boolean }> {
+  const records: StoredRecord[] = [];
+  const pk = keys.resourcePartition(request.companyId, request.resource);
+  const after = request.afterId === undefined ? undefined : padId(request.afterId);
+  const condition = after === undefined ? 'pk = :pk' : request.direction === 'asc' ? 'pk = :pk AND sk > :after' : 'pk = :pk AND sk < :after';
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.resourcePartition(companyId, resource) },
+        KeyConditionExpression: condition,
+        ExpressionAttributeValues: { ':pk': pk, ...(after === undefined ? {} : { ':after': after }) },
+        ScanIndexForward: request.direction === 'asc',
+        // A Limit must fit an int32; reading a whole set (limit = MAX_SAFE_INTEGER) sends none.
+        Limit: request.limit - records.length <= 10_000 ? Math.max(1, request.limit - records.length) : undefined,
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of page.Items ?? []) items.push(withoutKeys(item));
+    if (request.stats) {
+      request.stats.queries += 1;
+      request.stats.itemsRead += page.Items?.length ?? 0;
+    }
+    for (const item of page.Items ?? []) {
+      const record = withoutKeys(item);
+      if (!request.accept || request.accept(record)) records.push(record);
+      if (records.length >= request.limit) break;
+    }
     startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  } while (startKey && records.length < request.limit);
+  return { records, exhausted: !startKey && records.length < request.limit };
+}
+
+/** Every record of a company's resource, in id order (configuration sets are small). */
+export async function queryAllRecords(companyId: number, resource: string, stats?: ReadStats): Promise<StoredRecord[]> {
+  const { records } = await queryRecordPage({ companyId, resource, direction: 'asc', limit: Number.MAX_SAFE_INTEGER, stats });
+  return records;
 }

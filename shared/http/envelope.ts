@@ -21,13 +21,8 @@ export function recordEnvelope(root: string, record: ApiRecord, associations?: R
   };
 }
 
-export interface ListMetadata {
-  total_count: number;
-  page: number;
-  per_page: number;
-  total_pages: number;
-  [extra: string]: unknown;
-}
+/** Paging facts of a list: total_count, page, per_page, total_pages, or cursor and next_cursor. */
+export type ListMetadata = Record<string, unknown>;
 
 /** The list envelope (Conventions, item 6); `root=false` gives the bare array. */
 export function listEnvelope(plural: string, records: ApiRecord[], metadata: ListMetadata, bare: boolean): unknown {

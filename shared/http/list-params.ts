@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { resolveTimeZone } from '../time-zones.js';
+import { parseApiTime } from '../time.js';
 import { booleanParam, idParam, integerParam, oneOf } from './param-schemas.js';
 
 /**
@@ -40,14 +42,48 @@ export function parseNameList(value: unknown): unknown[] | undefined {
 }
 
 export interface ListOptions {
-  orderValues: readonly [string, ...string[]];
-  defaultOrder: string;
   columns: readonly string[];
+  order?: { values: readonly [string, ...string[]]; default: string };
+  serializers?: readonly [string, ...string[]];
+  csv?: boolean;
+  /** Resource filters by parameter name. */
+  filters?: Record<string, v.GenericSchema<unknown, unknown>>;
 }
 
-export function listParamsSchema(options: ListOptions) {
+/** `created_at_from` / `created_at_to`: checked here, read in the request's time zone later. */
+const timeText = v.pipe(
+  v.string('is not a valid time'),
+  v.trim(),
+  v.check((text) => parseApiTime(text, 'UTC') !== undefined, 'is not a valid time (use YYYY-MM-DD HH:MM:SS +ZZZZ)'),
+);
+
+/** `cursor=-1` starts at the newest record; any other value is a cursor from `metadata.next_cursor`. */
+const cursorText = v.pipe(v.union([v.string(), v.number()], 'is not a valid cursor'), v.transform(String), v.nonEmpty('is not a valid cursor'));
+
+/** The parsed shared list parameters; resource filters appear under their own names. */
+export interface ListParams {
+  ids?: number[];
+  page: number;
+  per_page: number;
+  cursor?: string;
+  order?: string;
+  order_dir?: 'asc' | 'desc';
+  root: boolean;
+  created_at_from?: string;
+  created_at_to?: string;
+  fulltext?: string;
+  time_zone?: string;
+  serializer?: string;
+  format?: 'json' | 'csv';
+  columns?: string[];
+  [filter: string]: unknown;
+}
+
+export function listParamsSchema(options: ListOptions): v.GenericSchema<unknown, ListParams> {
   const columnSet = new Set(options.columns);
-  return v.object({
+  const filters: v.ObjectEntries = Object.fromEntries(Object.entries(options.filters ?? {}).map(([name, schema]) => [name, v.optional(schema)]));
+  const entries: v.ObjectEntries = {
+    ...filters,
     ids: v.optional(
       v.pipe(
         v.unknown(),
@@ -60,9 +96,29 @@ export function listParamsSchema(options: ListOptions) {
       v.pipe(integerParam, v.minValue(1, 'must be at least 1'), v.maxValue(MAX_PER_PAGE, `must be at most ${MAX_PER_PAGE}`)),
       DEFAULT_PER_PAGE,
     ),
-    order: v.optional(oneOf(options.orderValues), options.defaultOrder),
-    order_dir: v.optional(oneOf(['asc', 'desc']), 'asc'),
+    cursor: v.optional(cursorText),
+    // Without declared values `order` is not a parameter of the resource and is ignored.
+    order: options.order ? v.optional(oneOf(options.order.values), options.order.default) : v.optional(v.pipe(v.unknown(), v.transform(() => undefined))),
+    order_dir: v.optional(oneOf(['asc', 'desc'])),
     root: v.optional(booleanParam, true),
+    created_at_from: v.optional(timeText),
+    created_at_to: v.optional(timeText),
+    fulltext: v.optional(v.string('is not a string')),
+    time_zone: v.optional(
+      v.pipe(
+        v.string('is not a valid time zone'),
+        v.transform((name) => resolveTimeZone(name) ?? ''),
+        v.nonEmpty('is not a valid time zone'),
+      ),
+    ),
+    serializer: v.optional(
+      v.pipe(
+        v.string(),
+        v.transform((name) => (name === '' ? undefined : name)),
+        v.optional(options.serializers ? oneOf(options.serializers) : v.never('is not a serializer of this resource')),
+      ),
+    ),
+    format: v.optional(options.csv ? oneOf(['json', 'csv']) : oneOf(['json'])),
     columns: v.optional(
       v.pipe(
         v.unknown(),
@@ -79,10 +135,9 @@ export function listParamsSchema(options: ListOptions) {
         ),
       ),
     ),
-  });
+  };
+  return v.object(entries) as unknown as v.GenericSchema<unknown, ListParams>;
 }
-
-export type ListParams = v.InferOutput<ReturnType<typeof listParamsSchema>>;
 
 type Sortable = Record<string, unknown>;
 

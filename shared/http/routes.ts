@@ -3,8 +3,16 @@
  * Gateway route per entry, the local gateway serves exactly these, and a test checks that every
  * entry has an operation in its route group's function.
  *
- * Paths use API Gateway's `{param}` syntax so the route key is the same string in every mode.
+ * Resource routes are generated from the resource registry (one declaration per resource);
+ * endpoints with behaviour of their own are listed below them. Paths use API Gateway's
+ * `{param}` syntax so the route key is the same string in every mode.
  */
+import type { ResourceDefinition } from '../resources/define.js';
+import { resources } from '../resources/registry.js';
+import type { RouteGroup } from './route-groups.js';
+
+export { routeGroups, type RouteGroup } from './route-groups.js';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
@@ -15,25 +23,6 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type AuthKind = 'basic' | 'lead_token' | 'secure_token' | 'ping' | 'none';
 
-/** A route group is one Lambda function; its folder under functions/ has the same name. */
-export interface RouteGroupDefinition {
-  description: string;
-  /** DynamoDB actions the group's function needs on the table (least privilege). */
-  tableActions: readonly string[];
-}
-
-/** DynamoDB actions every authenticated function needs to resolve credentials. */
-const authActions = ['dynamodb:GetItem'] as const;
-
-export const routeGroups = {
-  subscriptions: {
-    description: 'Event subscriptions',
-    tableActions: [...authActions, 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
-  },
-} as const satisfies Record<string, RouteGroupDefinition>;
-
-export type RouteGroup = keyof typeof routeGroups;
-
 export interface RouteDefinition {
   method: HttpMethod;
   path: string;
@@ -43,15 +32,53 @@ export interface RouteDefinition {
   operation: string;
 }
 
-export const routes = [
-  { method: 'GET', path: '/api/v1/subscriptions', group: 'subscriptions', auth: 'basic', operation: 'list' },
-  { method: 'GET', path: '/api/v1/webhook_subscriptions/new', group: 'subscriptions', auth: 'basic', operation: 'new' },
-  { method: 'POST', path: '/api/v1/subscriptions', group: 'subscriptions', auth: 'basic', operation: 'create' },
-  { method: 'GET', path: '/api/v1/subscriptions/{id}', group: 'subscriptions', auth: 'basic', operation: 'show' },
-  { method: 'PUT', path: '/api/v1/subscriptions/{id}', group: 'subscriptions', auth: 'basic', operation: 'update' },
-  { method: 'DELETE', path: '/api/v1/subscriptions/{id}', group: 'subscriptions', auth: 'basic', operation: 'delete' },
-  { method: 'DELETE', path: '/api/v1/subscriptions', group: 'subscriptions', auth: 'basic', operation: 'deleteByTargetUrl' },
-] as const satisfies readonly RouteDefinition[];
+const API = '/api/v1';
+
+/** The routes of a registry resource: the operations it supports, plus `.csv` for CSV lists. */
+export function resourceRoutes(resource: ResourceDefinition): RouteDefinition[] {
+  const base = `${API}/${resource.name}`;
+  const route = (method: HttpMethod, path: string, operation: string): RouteDefinition => ({
+    method,
+    path,
+    group: resource.group,
+    auth: 'basic',
+    operation: `${resource.name}.${operation}`,
+  });
+  const out: RouteDefinition[] = [];
+  for (const operation of resource.operations) {
+    switch (operation) {
+      case 'list':
+        out.push(route('GET', base, 'list'));
+        if (resource.csv) out.push(route('GET', `${base}.csv`, 'list'));
+        break;
+      case 'new':
+        out.push(route('GET', resource.newPath ?? `${base}/new`, 'new'));
+        break;
+      case 'create':
+        out.push(route('POST', base, 'create'));
+        break;
+      case 'show':
+        out.push(route('GET', `${base}/{id}`, 'show'));
+        break;
+      case 'update':
+        out.push(route('PUT', `${base}/{id}`, 'update'));
+        break;
+      case 'delete':
+        out.push(route('DELETE', `${base}/{id}`, 'delete'));
+        break;
+    }
+  }
+  return out;
+}
+
+/** Endpoints that are not one of a resource's six operations. */
+const behaviourRoutes: RouteDefinition[] = [
+  { method: 'DELETE', path: `${API}/subscriptions`, group: 'subscriptions', auth: 'basic', operation: 'subscriptions.deleteByTargetUrl' },
+  { method: 'PUT', path: `${API}/integrations/objects/{id}`, group: 'integrations', auth: 'basic', operation: 'integrations.setActive' },
+  { method: 'GET', path: `${API}/collections/{type}`, group: 'admin', auth: 'basic', operation: 'collections.show' },
+];
+
+export const routes: readonly RouteDefinition[] = [...resources.flatMap(resourceRoutes), ...behaviourRoutes];
 
 /** API Gateway's route key, e.g. `GET /api/v1/subscriptions/{id}`. */
 export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): string {

@@ -1,29 +1,84 @@
 import type * as v from 'valibot';
+import type { RouteGroup } from '../http/route-groups.js';
 
 /** A valibot schema for a resource's writable fields (an object in, an object out). */
 export type FieldsSchema = v.GenericSchema<unknown, Record<string, unknown>>;
 
+/** The six operations of Conventions item 3. */
+export type CrudOperation = 'list' | 'new' | 'create' | 'show' | 'update' | 'delete';
+export const ALL_OPERATIONS: readonly CrudOperation[] = ['list', 'new', 'create', 'show', 'update', 'delete'];
+
+/** A list filter: a parameter that must equal the stored attribute of the same name. */
+export interface ListFilter {
+  schema: v.GenericSchema<unknown, unknown>;
+}
+
+/** A foreign key checked on write: the id must name a record of `resource` in the caller's company. */
+export interface ForeignKey {
+  resource: string;
+  /** Name of the nested object the default serializer adds (e.g. `offer` for `offer_id`). */
+  association?: string;
+}
+
 /**
- * One declaration per API resource. The CRUD engine serves every operation from this, so a
- * resource is data plus, where it has behaviour, hooks rather than a copy of the engine.
+ * A field whose value must be unique. `company` lookups are scoped to the caller's company;
+ * `global` ones (tokens that arrive without credentials) to the whole deployment.
+ */
+export interface UniqueField {
+  field: string;
+  scope: 'company' | 'global';
+}
+
+/** What hooks see of the request. */
+export interface HookContext {
+  companyId: number;
+  userId?: number;
+  now: Date;
+}
+
+/**
+ * One declaration per API resource. The CRUD engine serves every operation from this, and the
+ * route table generates the resource's routes from it; behaviour comes as hooks, not copies.
  */
 export interface ResourceDefinition {
-  /** Path segment under /api/v1 and storage partition name, e.g. `subscriptions`. */
+  /** Path segment under /api/v1 and storage partition name, e.g. `offer_conversions`. */
   name: string;
-  /** Envelope root node of one record, e.g. `subscription`. */
+  /** The Lambda serving it. */
+  group: RouteGroup;
+  /** Envelope root node of one record, e.g. `offer_conversion`. */
   root: string;
   /** Envelope root node of a list. */
   plural: string;
   /** The `type` column. */
   type: string;
+  /** Operations served; the others have no route (404, or 405 where the path exists). */
+  operations: readonly CrudOperation[];
+  /** Path of `new` when it is not `/<name>/new` (subscriptions use webhook_subscriptions/new). */
+  newPath?: string;
   createSchema: FieldsSchema;
   updateSchema: FieldsSchema;
-  /** Field values `new` shows (not persisted). */
+  /** Field values `new` shows and `create` starts from. */
   defaults: Record<string, unknown>;
   /** Readable columns beyond the common ones, in the order they are shown. */
   columns: readonly string[];
-  /** Allowed `order` values and the default; ordering is by the stored attribute of that name. */
-  order: { values: readonly [string, ...string[]]; default: string };
+  /** Allowed `order` values; without it `order` is not a parameter of the resource. */
+  order?: { values: readonly [string, ...string[]]; default: string };
+  /** Default sort when no `order` applies: attribute and direction. */
+  defaultSort?: { attribute: string; direction: 'asc' | 'desc' };
+  /** Resource-specific list filters, by parameter name. */
+  filters?: Record<string, ListFilter>;
+  /** Attributes `fulltext` searches. */
+  fulltextFields?: readonly string[];
+  /** Allowed `serializer` values; the first is the default, `*_grid` ones return flat foreign keys. */
+  serializers?: readonly [string, ...string[]];
+  /** Lists also answer as CSV (`format=csv` or a `.csv` path). */
+  csv?: boolean;
+  foreignKeys?: Record<string, ForeignKey>;
+  unique?: readonly UniqueField[];
+  /** Values computed on create that the client cannot set (tokens, owner). */
+  generate?: (context: HookContext) => Record<string, unknown>;
+  /** Columns derived from the stored record when it is shown. */
+  derive?: (record: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** The columns every resource begins with (the reference's common columns). */
@@ -48,4 +103,8 @@ export function defineResource(definition: ResourceDefinition): ResourceDefiniti
 /** Every column a resource can show, common columns first. */
 export function allColumns(resource: ResourceDefinition): string[] {
   return [...COMMON_COLUMNS, ...resource.columns];
+}
+
+export function supports(resource: ResourceDefinition, operation: CrudOperation): boolean {
+  return resource.operations.includes(operation);
 }

@@ -1,11 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { deleteRecord, getRecord, nextId, putNewRecord, queryAllRecords, updateRecord, type StoredRecord } from '../db/records.js';
-import { NotFoundError } from '../http/errors.js';
-import { listParamsSchema, paginate, sortRecords } from '../http/list-params.js';
-import type { Operation, OperationRequest, Params } from '../http/request.js';
+import { keys, type Key } from '../db/keys.js';
+import {
+  countRecords,
+  createRecord,
+  deleteRecord,
+  getRecord,
+  getRecords,
+  nextId,
+  queryAllRecords,
+  queryRecordPage,
+  updateRecord,
+  type LookupWrite,
+  type StoredRecord,
+} from '../db/records.js';
+import { deploymentSecret } from '../db/secrets.js';
+import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { csvResponse, toCsv } from '../http/csv.js';
+import { NotFoundError, ValidationError, type FieldErrors } from '../http/errors.js';
+import { listParamsSchema, paginate, sortRecords, type ListParams } from '../http/list-params.js';
+import type { Operation, OperationRequest, OperationResult, Params } from '../http/request.js';
 import { validate } from '../http/validation.js';
-import { allColumns, type ResourceDefinition } from './define.js';
-import { pickColumns, serializeDefaults, serializeRecord } from './serialize.js';
+import { parseApiTime } from '../time.js';
+import { allColumns, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
+import { recordPredicate } from './list-conditions.js';
+import { resourceByName } from './registry.js';
+import { pickColumns, serializeDefaults, serializeRecord, type AssociationValues, type SerializeOptions } from './serialize.js';
 
 const ID_TEXT = /^\d{1,15}$/;
 
@@ -30,8 +49,8 @@ function sentFields(output: Record<string, unknown>, input: Params): Record<stri
   return Object.fromEntries(Object.entries(output).filter(([key]) => key in input));
 }
 
-function recordResult(resource: ResourceDefinition, record: StoredRecord) {
-  return { kind: 'record' as const, root: resource.root, record: serializeRecord(resource, record) };
+function hookContext(request: OperationRequest): HookContext {
+  return { companyId: request.auth.companyId, userId: request.auth.userId, now: request.now };
 }
 
 export async function findOrThrow(resource: ResourceDefinition, companyId: number, id: number): Promise<StoredRecord> {
@@ -40,67 +59,252 @@ export async function findOrThrow(resource: ResourceDefinition, companyId: numbe
   return record;
 }
 
-/** list, new, create, show, update and delete for a declared resource. */
-export function crudOperations(resource: ResourceDefinition): Record<'list' | 'new' | 'create' | 'show' | 'update' | 'delete', Operation> {
+/** Every foreign key set in `fields` must name a record of the caller's company. */
+async function checkForeignKeys(resource: ResourceDefinition, companyId: number, fields: Record<string, unknown>): Promise<void> {
+  const errors: FieldErrors = {};
+  for (const [field, foreignKey] of Object.entries(resource.foreignKeys ?? {})) {
+    const value = fields[field];
+    if (value === null || value === undefined) continue;
+    const ids = (Array.isArray(value) ? value : [value]) as number[];
+    const found = await getRecords(companyId, foreignKey.resource, ids);
+    const missing = ids.filter((id) => !found.some((record) => record.id === id));
+    if (missing.length) errors[field] = [`does not exist: ${missing.join(', ')}`];
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+}
+
+function lookupKey(resource: ResourceDefinition, companyId: number, field: string, scope: 'company' | 'global', value: unknown): Key {
+  return scope === 'global'
+    ? keys.globalLookup(resource.name, field, String(value))
+    : keys.lookup(companyId, resource.name, field, String(value));
+}
+
+function lookupsOf(resource: ResourceDefinition, companyId: number, record: Record<string, unknown>): LookupWrite[] {
+  return (resource.unique ?? [])
+    .filter(({ field }) => record[field] !== null && record[field] !== undefined && record[field] !== '')
+    .map(({ field, scope }) => ({ field, key: lookupKey(resource, companyId, field, scope, record[field]) }));
+}
+
+/** The nested association objects of a page of records, read with one BatchGet per resource. */
+async function loadAssociations(resource: ResourceDefinition, companyId: number, records: readonly StoredRecord[]): Promise<Map<number, AssociationValues>> {
+  const byRecord = new Map<number, AssociationValues>(records.map((record) => [record.id, {}]));
+  for (const [field, foreignKey] of Object.entries(resource.foreignKeys ?? {})) {
+    if (!foreignKey.association) continue;
+    const ids = records.map((record) => record[field]).filter((id): id is number => typeof id === 'number');
+    const related = new Map((await getRecords(companyId, foreignKey.resource, ids)).map((record) => [record.id, record]));
+    for (const record of records) {
+      const target = related.get(record[field] as number);
+      byRecord.get(record.id)![foreignKey.association] = target ? { id: target.id, name: target.name ?? null } : null;
+    }
+  }
+  return byRecord;
+}
+
+async function serializeMany(
+  resource: ResourceDefinition,
+  companyId: number,
+  records: readonly StoredRecord[],
+  options: Omit<SerializeOptions, 'associations'>,
+): Promise<Record<string, unknown>[]> {
+  const associations = options.grid ? undefined : await loadAssociations(resource, companyId, records);
+  return records.map((record) => serializeRecord(resource, record, { ...options, associations: associations?.get(record.id) }));
+}
+
+function isGrid(serializer: string | undefined): boolean {
+  return serializer?.endsWith('_grid') ?? false;
+}
+
+/** The serializer named in the params, validated against the resource's list. */
+function serializerOf(resource: ResourceDefinition, params: Params): string | undefined {
+  const value = params.serializer;
+  if (value === undefined || value === '' || value === null) return undefined;
+  if (typeof value === 'string' && resource.serializers?.includes(value)) return value;
+  throw new ValidationError({ serializer: [resource.serializers ? `is not included in the list (${resource.serializers.join(', ')})` : 'is not a serializer of this resource'] });
+}
+
+async function recordResult(resource: ResourceDefinition, request: OperationRequest, record: StoredRecord): Promise<OperationResult> {
+  const serializer = serializerOf(resource, request.params);
+  const [serialized] = await serializeMany(resource, request.auth.companyId, [record], { grid: isGrid(serializer) });
+  return { kind: 'record', root: resource.root, record: serialized! };
+}
+
+const CURSOR_SECRET = 'list-cursor';
+
+interface ListedPage {
+  records: StoredRecord[];
+  metadata: Record<string, unknown>;
+}
+
+/** Cursor paging: newest first, reading only the items this page needs. */
+async function cursorPage(resource: ResourceDefinition, companyId: number, params: ListParams, accept: ((record: StoredRecord) => boolean) | undefined): Promise<ListedPage> {
+  const key = await deploymentSecret(CURSOR_SECRET);
+  let afterId: number | undefined;
+  if (params.cursor !== '-1') {
+    const position = decodeCursor(params.cursor!, key, { companyId, resource: resource.name });
+    if (!position) throw new ValidationError({ cursor: ['is not a valid cursor'] });
+    afterId = position.lastId;
+  }
+  const page = await queryRecordPage({ companyId, resource: resource.name, direction: 'desc', limit: params.per_page + 1, afterId, accept });
+  const records = page.records.slice(0, params.per_page);
+  const more = page.records.length > params.per_page;
+  const last = records[records.length - 1];
+  return {
+    records,
+    metadata: {
+      per_page: params.per_page,
+      cursor: params.cursor,
+      next_cursor: more && last ? encodeCursor({ companyId, resource: resource.name, lastId: last.id }, key) : 0,
+      ...(accept ? {} : { total_count: await countRecords(companyId, resource.name) }),
+    },
+  };
+}
+
+/** Page-number paging. Unfiltered id order reads only up to the page; anything else reads the set. */
+async function numberedPage(resource: ResourceDefinition, companyId: number, params: ListParams, accept: ((record: StoredRecord) => boolean) | undefined): Promise<ListedPage> {
+  const order = (params as { order?: string }).order;
+  const sort = order
+    ? { attribute: order, direction: params.order_dir ?? 'asc' }
+    : { attribute: resource.defaultSort?.attribute ?? 'id', direction: params.order_dir ?? resource.defaultSort?.direction ?? 'asc' };
+
+  let page;
+  if (params.ids) {
+    const found = await getRecords(companyId, resource.name, params.ids);
+    page = paginate(sortRecords(accept ? found.filter(accept) : found, sort.attribute, sort.direction), params.page, params.per_page);
+  } else if (!accept && sort.attribute === 'id') {
+    const [{ records }, total] = await Promise.all([
+      queryRecordPage({ companyId, resource: resource.name, direction: sort.direction, limit: params.page * params.per_page }),
+      countRecords(companyId, resource.name),
+    ]);
+    const start = (params.page - 1) * params.per_page;
+    page = { items: records.slice(start), total_count: total, page: params.page, per_page: params.per_page, total_pages: Math.ceil(total / params.per_page) };
+  } else {
+    const all = await queryAllRecords(companyId, resource.name);
+    page = paginate(sortRecords(accept ? all.filter(accept) : all, sort.attribute, sort.direction), params.page, params.per_page);
+  }
+  return {
+    records: page.items,
+    metadata: { total_count: page.total_count, page: page.page, per_page: page.per_page, total_pages: page.total_pages },
+  };
+}
+
+function timeOrError(text: string | undefined, timeZone: string): Date | undefined {
+  return text === undefined ? undefined : parseApiTime(text, timeZone);
+}
+
+/**
+ * The CRUD operations a resource supports, keyed `<resource>.<operation>` as the route table
+ * names them.
+ */
+export function crudOperations(resource: ResourceDefinition): Record<string, Operation> {
   const listSchema = listParamsSchema({
-    orderValues: resource.order.values,
-    defaultOrder: resource.order.default,
     columns: allColumns(resource),
+    order: resource.order,
+    serializers: resource.serializers,
+    csv: resource.csv,
+    filters: Object.fromEntries(Object.entries(resource.filters ?? {}).map(([name, filter]) => [name, filter.schema])),
   });
 
-  return {
+  const operations: Record<CrudOperation, Operation> = {
     list: async (request) => {
       const params = validate(listSchema, request.params);
-      let records = await queryAllRecords(request.auth.companyId, resource.name);
-      if (params.ids) {
-        const wanted = new Set(params.ids);
-        records = records.filter((record) => wanted.has(record.id));
+      const companyId = request.auth.companyId;
+      const timeZone = params.time_zone ?? 'UTC';
+      const equals = Object.fromEntries(
+        Object.keys(resource.filters ?? {})
+          .filter((name) => (params as Record<string, unknown>)[name] !== undefined)
+          .map((name) => [name, (params as Record<string, unknown>)[name]]),
+      );
+      const accept = recordPredicate({
+        equals,
+        createdFrom: timeOrError(params.created_at_from, timeZone),
+        createdTo: timeOrError(params.created_at_to, timeZone),
+        fulltext: params.fulltext,
+        fulltextFields: resource.fulltextFields ?? [],
+      });
+      const listed = params.cursor !== undefined ? await cursorPage(resource, companyId, params, accept) : await numberedPage(resource, companyId, params, accept);
+      const rows = (await serializeMany(resource, companyId, listed.records, { timeZone, grid: isGrid(params.serializer) })).map((row) =>
+        pickColumns(row, params.columns),
+      );
+      if (request.route.path.endsWith('.csv') || params.format === 'csv') {
+        return { kind: 'raw', response: csvResponse(`${resource.plural}.csv`, toCsv(params.columns ?? allColumns(resource), rows)) };
       }
-      const page = paginate(sortRecords(records, params.order, params.order_dir), params.page, params.per_page);
-      return {
-        kind: 'list',
-        plural: resource.plural,
-        records: page.items.map((record) => pickColumns(serializeRecord(resource, record), params.columns)),
-        metadata: { total_count: page.total_count, page: page.page, per_page: page.per_page, total_pages: page.total_pages },
-        bare: !params.root,
-      };
+      return { kind: 'list', plural: resource.plural, records: rows, metadata: listed.metadata, bare: !params.root };
     },
 
-    new: async () => ({ kind: 'record', root: resource.root, record: serializeDefaults(resource) }),
+    new: async (request) => {
+      const input = writableInput(resource, request.params);
+      const prefill = sentFields(validate(resource.updateSchema, input), input);
+      return { kind: 'record', root: resource.root, record: serializeDefaults(resource, prefill) };
+    },
 
     create: async (request) => {
-      const input = writableInput(resource, request.params);
-      const fields = validate(resource.createSchema, input);
+      const companyId = request.auth.companyId;
+      const fields = validate(resource.createSchema, writableInput(resource, request.params));
+      await checkForeignKeys(resource, companyId, fields);
       const now = request.now.toISOString();
       const record: StoredRecord = {
         ...resource.defaults,
         ...fields,
-        id: await nextId(request.auth.companyId, resource.name),
+        ...resource.generate?.(hookContext(request)),
+        id: await nextId(companyId, resource.name),
         uuid: randomUUID(),
-        created_at: now,
-        updated_at: now,
+        created_at: typeof fields.created_at === 'string' ? fields.created_at : now,
+        updated_at: typeof fields.updated_at === 'string' ? fields.updated_at : now,
         user_updated_at: now,
       };
-      await putNewRecord(request.auth.companyId, resource.name, record);
-      return recordResult(resource, record);
+      await createRecord(companyId, resource.name, record, lookupsOf(resource, companyId, record));
+      return recordResult(resource, request, record);
     },
 
-    show: async (request) => recordResult(resource, await findOrThrow(resource, request.auth.companyId, pathId(request))),
+    show: async (request) => recordResult(resource, request, await findOrThrow(resource, request.auth.companyId, pathId(request))),
 
     update: async (request) => {
+      const companyId = request.auth.companyId;
       const id = pathId(request);
       const input = writableInput(resource, request.params);
       const fields = sentFields(validate(resource.updateSchema, input), input);
+      await checkForeignKeys(resource, companyId, fields);
       const now = request.now.toISOString();
-      const updated = await updateRecord(request.auth.companyId, resource.name, id, { ...fields, updated_at: now, user_updated_at: now });
+      let lookups: { remove: Key[]; add: LookupWrite[] } | undefined;
+      const changedUnique = (resource.unique ?? []).filter(({ field }) => field in fields);
+      if (changedUnique.length) {
+        const before = await findOrThrow(resource, companyId, id);
+        const moved = changedUnique.filter(({ field }) => before[field] !== fields[field]);
+        lookups = {
+          remove: lookupsOf({ ...resource, unique: moved }, companyId, before).map((lookup) => lookup.key),
+          add: lookupsOf({ ...resource, unique: moved }, companyId, fields),
+        };
+      }
+      const updated = await updateRecord(companyId, resource.name, id, { ...fields, updated_at: now, user_updated_at: now }, lookups);
       if (!updated) throw new NotFoundError();
-      return recordResult(resource, updated);
+      return recordResult(resource, request, updated);
     },
 
     delete: async (request) => {
-      const deleted = await deleteRecord(request.auth.companyId, resource.name, pathId(request));
-      if (!deleted) throw new NotFoundError();
-      return recordResult(resource, deleted);
+      const companyId = request.auth.companyId;
+      const record = await findOrThrow(resource, companyId, pathId(request));
+      const removed = await deleteRecord(companyId, resource.name, record.id, lookupsOf(resource, companyId, record).map((lookup) => lookup.key));
+      if (!removed) throw new NotFoundError();
+      return recordResult(resource, request, record);
     },
   };
+
+  return Object.fromEntries(
+    (Object.entries(operations) as [CrudOperation, Operation][])
+      .filter(([operation]) => supports(resource, operation))
+      .map(([operation, implementation]) => [`${resource.name}.${operation}`, implementation]),
+  );
 }
+
+/** The CRUD operations of every resource served by a route group. */
+export function groupOperations(resources: readonly ResourceDefinition[]): Record<string, Operation> {
+  return Object.assign({}, ...resources.map(crudOperations)) as Record<string, Operation>;
+}
+
+/** Looks a resource up by name; for hooks that need another resource's declaration. */
+export function resource(name: string): ResourceDefinition {
+  const found = resourceByName(name);
+  if (!found) throw new Error(`Unknown resource ${name}`);
+  return found;
+}
+

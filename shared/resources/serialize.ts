@@ -8,33 +8,44 @@ function time(value: unknown, timeZone: string): string | null {
   return typeof value === 'string' && value ? isoWithOffset(value, timeZone) : null;
 }
 
+/** Nested objects the default serializer adds for foreign keys, e.g. `offer: { id, name }`. */
+export type AssociationValues = Record<string, { id: number; name: unknown } | null>;
+
+export interface SerializeOptions {
+  timeZone?: string;
+  /** A `*_grid` serializer: flat foreign keys, no nested objects. */
+  grid?: boolean;
+  associations?: AssociationValues;
+}
+
+/** Stored attributes that are times, shown with the zone's offset. */
+const TIME_ATTRIBUTES = new Set(['created_at', 'updated_at', 'deleted_at', 'user_updated_at']);
+
 /** A stored record as the API shows it: every column, null where unset. */
-export function serializeRecord(resource: ResourceDefinition, record: StoredRecord, timeZone = 'UTC'): Record<string, unknown> {
+export function serializeRecord(resource: ResourceDefinition, record: StoredRecord, options: SerializeOptions = {}): Record<string, unknown> {
+  const timeZone = options.timeZone ?? 'UTC';
   const path = `${API_PREFIX}/${resource.name}/${record.id}`;
+  const derived = resource.derive?.(record) ?? {};
   const common: Record<string, unknown> = {
-    id: record.id,
-    legacy_id: record.legacy_id ?? null,
     type: resource.type,
-    uuid: record.uuid,
-    created_at: time(record.created_at, timeZone),
-    updated_at: time(record.updated_at, timeZone),
-    deleted_at: time(record.deleted_at, timeZone),
-    user_updated_at: time(record.user_updated_at, timeZone),
     routes_show_path: path,
     routes_edit_path: path,
-    external_record_id: record.external_record_id ?? null,
   };
   const out: Record<string, unknown> = {};
   for (const column of allColumns(resource)) {
-    out[column] = column in common ? common[column] : (record[column] ?? null);
+    if (column in common) out[column] = common[column];
+    else if (column in derived) out[column] = derived[column];
+    else if (TIME_ATTRIBUTES.has(column)) out[column] = time(record[column], timeZone);
+    else out[column] = record[column] ?? null;
   }
+  if (!options.grid && options.associations) Object.assign(out, options.associations);
   return out;
 }
 
-/** The unsaved record `new` returns: defaults for the fields, null for everything else. */
-export function serializeDefaults(resource: ResourceDefinition): Record<string, unknown> {
+/** The unsaved record `new` returns: defaults and prefilled fields, null for everything else. */
+export function serializeDefaults(resource: ResourceDefinition, prefill: Record<string, unknown> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const column of allColumns(resource)) out[column] = resource.defaults[column] ?? null;
+  for (const column of allColumns(resource)) out[column] = prefill[column] ?? resource.defaults[column] ?? null;
   out.type = resource.type;
   return out;
 }

@@ -1,17 +1,9 @@
 import * as v from 'valibot';
-import { deleteRecord, queryAllRecords } from '../db/records.js';
-import { NotFoundError } from '../http/errors.js';
-import { blankable, booleanParam, httpUrlParam, idParam, jsonObject, oneOf, presentString } from '../http/param-schemas.js';
-import type { Operation } from '../http/request.js';
-import { validate } from '../http/validation.js';
 import { EVENT_NAMES } from '../events/event-names.js';
-import { defineResource } from './define.js';
-import { writableInput } from './engine.js';
-import { serializeRecord } from './serialize.js';
+import { blankable, booleanParam, httpUrlParam, idParam, jsonObject, oneOf, presentString } from '../http/param-schemas.js';
+import { ALL_OPERATIONS, defineResource } from './define.js';
 
-/**
- * `trigger_fields`: only these keys, integer ids and boolean flags. Blank means "no filter".
- */
+/** `trigger_fields`: only these keys, integer ids and boolean flags. Blank means "no filter". */
 const triggerFields = blankable(
   jsonObject(
     v.strictObject(
@@ -37,9 +29,12 @@ const eventName = oneOf(EVENT_NAMES);
 
 export const subscriptions = defineResource({
   name: 'subscriptions',
+  group: 'subscriptions',
   root: 'subscription',
   plural: 'subscriptions',
   type: 'Subscription',
+  operations: ALL_OPERATIONS,
+  newPath: '/api/v1/webhook_subscriptions/new',
   createSchema: v.object({
     target_url: targetUrl,
     event: eventName,
@@ -53,22 +48,5 @@ export const subscriptions = defineResource({
   defaults: { target_url: null, event: null, trigger_fields: {} },
   columns: ['target_url', 'event', 'trigger_fields'],
   order: { values: ['id', 'created_at', 'updated_at', 'event', 'target_url'], default: 'id' },
+  fulltextFields: ['target_url', 'event'],
 });
-
-/**
- * `DELETE /api/v1/subscriptions` with a `target_url`: removes every subscription of the
- * company posting to that URL (a client unsubscribing a URL wants no more deliveries there)
- * and answers with the first one removed; 404 when none matched.
- */
-export const deleteByTargetUrl: Operation = async (request) => {
-  const { target_url } = validate(v.object({ target_url: presentString }), writableInput(subscriptions, request.params));
-  const companyId = request.auth.companyId;
-  const matching = (await queryAllRecords(companyId, subscriptions.name)).filter((record) => record.target_url === target_url);
-  if (matching.length === 0) throw new NotFoundError('No subscription with that target_url');
-  for (const record of matching) await deleteRecord(companyId, subscriptions.name, record.id);
-  return {
-    kind: 'record',
-    root: subscriptions.root,
-    record: serializeRecord(subscriptions, matching[0]!),
-  };
-};

@@ -2,15 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { ValidationError } from '../../shared/http/errors.js';
 import type { Operation } from '../../shared/http/request.js';
-import { routes } from '../../shared/http/routes.js';
+import { routes, routesOfGroup } from '../../shared/http/routes.js';
 import { buildApiEvent, buildLambdaContext } from '../../shared/local/lambda-event.js';
 import { createTestCompany } from '../fixtures/company.js';
 
-const listRoute = routes.find((route) => route.operation === 'list' && route.group === 'subscriptions')!;
+const listRoute = routes.find((route) => route.operation === 'subscriptions.list')!;
 
 function handlerWith(list: Operation) {
   const ok: Operation = async () => ({ kind: 'record', root: 'x', record: {} });
-  return createRouteGroupHandler('subscriptions', { list, new: ok, create: ok, show: ok, update: ok, delete: ok, deleteByTargetUrl: ok });
+  const operations = Object.fromEntries(routesOfGroup('subscriptions').map((route) => [route.operation, ok]));
+  return createRouteGroupHandler('subscriptions', { ...operations, 'subscriptions.list': list });
 }
 
 async function invoke(list: Operation, authorization: string) {

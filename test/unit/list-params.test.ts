@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { DEFAULT_PER_PAGE, listParamsSchema, MAX_PER_PAGE, paginate, parseIdList, sortRecords } from '../../shared/http/list-params.js';
 
-const schema = listParamsSchema({ orderValues: ['id', 'name'], defaultOrder: 'id', columns: ['id', 'name', 'uuid'] });
+const schema = listParamsSchema({ order: { values: ['id', 'name'], default: 'id' }, columns: ['id', 'name', 'uuid'] });
 
 describe('parseIdList', () => {
   it('accepts bracket arrays, comma lists, JSON arrays and single ids', () => {
@@ -16,7 +16,7 @@ describe('parseIdList', () => {
 
 describe('listParamsSchema', () => {
   it('applies the defaults', () => {
-    expect(v.parse(schema, {})).toMatchObject({ page: 1, per_page: DEFAULT_PER_PAGE, order: 'id', order_dir: 'asc', root: true });
+    expect(v.parse(schema, {})).toMatchObject({ page: 1, per_page: DEFAULT_PER_PAGE, order: 'id', root: true });
   });
   it('parses every form of ids into numbers', () => {
     expect(v.parse(schema, { ids: '[1,2]' }).ids).toEqual([1, 2]);

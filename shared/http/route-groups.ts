@@ -1,0 +1,31 @@
+/**
+ * Route groups: each is one Lambda function, whose folder under functions/ has the same name,
+ * with the DynamoDB actions it may perform on the table (least privilege, read by the CDK stack).
+ */
+export interface RouteGroupDefinition {
+  description: string;
+  tableActions: readonly string[];
+}
+
+/** Resolving credentials needs one GetItem; every authenticated function has it. */
+const AUTH = ['dynamodb:GetItem'] as const;
+
+/** The CRUD engine: reads, transactional writes of records, lookups and counters. */
+const CRUD = [
+  ...AUTH,
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
+export const routeGroups = {
+  subscriptions: { description: 'Event subscriptions', tableActions: CRUD },
+  offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
+  integrations: { description: 'Integrations with external systems', tableActions: CRUD },
+  admin: { description: 'Teams, blacklist unblock jobs, manual webhook fires, collections', tableActions: CRUD },
+} as const satisfies Record<string, RouteGroupDefinition>;
+
+export type RouteGroup = keyof typeof routeGroups;

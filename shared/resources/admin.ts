@@ -1,0 +1,80 @@
+import * as v from 'valibot';
+import { blankable, idParam, presentString } from '../http/param-schemas.js';
+import { ALL_OPERATIONS, defineResource } from './define.js';
+import { emailParam, listOf, timeParam } from './field-schemas.js';
+
+const text = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
+const time = v.optional(blankable(timeParam));
+
+/**
+ * Blacklist clearing jobs. The record is kept now; running the unblock over the blacklist comes
+ * with the contacts work, so `succeeded_at` stays empty and `unblock_count` 0 until then.
+ */
+export const unblockContactJobs = defineResource({
+  name: 'unblock_contact_jobs',
+  group: 'admin',
+  root: 'unblock_contact_job',
+  plural: 'unblock_contact_jobs',
+  type: 'UnblockContactJob',
+  operations: ['list', 'new', 'create', 'show', 'delete'],
+  createSchema: v.object({ description: text, blocked_at_from: time, blocked_at_to: time, request_ip: text, last_contact_id: text }),
+  updateSchema: v.object({ description: text, blocked_at_from: time, blocked_at_to: time, request_ip: text, last_contact_id: text }),
+  defaults: { unblock_count: 0 },
+  columns: ['company_id', 'user_id', 'description', 'succeeded_at', 'blocked_at_from', 'blocked_at_to', 'request_ip', 'last_contact_id', 'unblock_count'],
+  fulltextFields: ['description', 'request_ip'],
+  generate: (context) => ({ user_id: context.userId ?? null }),
+});
+
+/**
+ * Manual fires of an outgoing webhook. Stored now; the firing itself comes with outgoing
+ * webhooks (events work), so `webhook_log_ids` stays empty until then.
+ */
+export const webhookManualFires = defineResource({
+  name: 'webhook_manual_fires',
+  group: 'admin',
+  root: 'webhook_manual_fire',
+  plural: 'webhook_manual_fires',
+  type: 'WebhookManualFire',
+  operations: ['list', 'new', 'create', 'show'],
+  createSchema: v.object({
+    outgoing_webhook_id: v.optional(blankable(idParam)),
+    buyer_conversion_id: v.optional(blankable(idParam)),
+    lead_id: v.optional(blankable(idParam)),
+    call_id: v.optional(blankable(idParam)),
+    created_at: time,
+    updated_at: time,
+  }),
+  updateSchema: v.object({
+    outgoing_webhook_id: v.optional(blankable(idParam)),
+    buyer_conversion_id: v.optional(blankable(idParam)),
+    lead_id: v.optional(blankable(idParam)),
+    call_id: v.optional(blankable(idParam)),
+    created_at: time,
+    updated_at: time,
+  }),
+  defaults: { webhook_log_ids: [] },
+  columns: ['name', 'context_menu_name', 'company_id', 'outgoing_webhook_id', 'buyer_conversion_id', 'lead_id', 'call_id', 'webhook_log_ids'],
+  derive: (record) => {
+    const name = `Manual fire #${record.id}`;
+    return { name, context_menu_name: name };
+  },
+});
+
+/** Teams: a name and the e-mail addresses of their members. */
+export const accessControlLists = defineResource({
+  name: 'access_control_lists',
+  group: 'admin',
+  root: 'access_control_list',
+  plural: 'access_control_lists',
+  type: 'AccessControlList',
+  operations: ALL_OPERATIONS,
+  createSchema: v.object({ name: presentString, users_emails: v.optional(blankable(listOf(emailParam, 'is not a list of e-mail addresses'))) }),
+  updateSchema: v.object({
+    name: v.optional(presentString),
+    users_emails: v.optional(blankable(listOf(emailParam, 'is not a list of e-mail addresses'))),
+  }),
+  defaults: { users_emails: [] },
+  columns: ['company_id', 'name', 'users_emails'],
+  order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
+  fulltextFields: ['name', 'users_emails'],
+});

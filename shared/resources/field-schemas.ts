@@ -1,0 +1,79 @@
+import * as v from 'valibot';
+import { formatTokenFilter, parseTokenFilterList, parseTokenList } from '../routing/token-filters.js';
+import { resolveTimeZone } from '../time-zones.js';
+import { parseApiTime } from '../time.js';
+import { blankable, idParam } from '../http/param-schemas.js';
+
+/**
+ * Schemas for domain values that several resources share. Each parses once and stores the
+ * canonical form, so routing reads values it never has to re-validate.
+ */
+
+/** A record token filter list, stored as canonical `key:value` strings (`age:>=21`). */
+export const tokenFilterListParam = blankable(
+  v.pipe(
+    v.unknown(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const parsed = parseTokenFilterList(dataset.value);
+      if (!parsed.ok) {
+        addIssue({ message: `is not a valid list of filters: ${parsed.errors.join('; ')}` });
+        return NEVER;
+      }
+      return parsed.filters.map(formatTokenFilter);
+    }),
+  ),
+);
+
+/** A comma-separated `key:value` token list (no operators), stored as given but normalised. */
+export const tokenListParam = blankable(
+  v.pipe(
+    v.unknown(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const parsed = parseTokenList(dataset.value);
+      if (!parsed.ok) {
+        addIssue({ message: `is not a valid token list: ${parsed.errors.join('; ')}` });
+        return NEVER;
+      }
+      return Object.entries(parsed.tokens)
+        .map(([key, value]) => `${key}:${value}`)
+        .join(',');
+    }),
+  ),
+);
+
+/** An IANA or Rails time zone name, stored as the IANA name. */
+export const timeZoneParam = v.pipe(
+  v.string('is not a valid time zone'),
+  v.transform((name) => resolveTimeZone(name) ?? ''),
+  v.nonEmpty('is not a valid time zone'),
+);
+
+/** A time in any of the API's formats (UTC when it has no offset), stored as ISO 8601 UTC. */
+export const timeParam = v.pipe(
+  v.string('is not a valid time'),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const parsed = parseApiTime(dataset.value, 'UTC');
+    if (!parsed) {
+      addIssue({ message: 'is not a valid time' });
+      return NEVER;
+    }
+    return parsed.toISOString();
+  }),
+);
+
+const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+
+/** An e-mail address, trimmed and lower-cased. */
+export const emailParam = v.pipe(v.string('is not a valid e-mail address'), v.trim(), v.toLowerCase(), v.regex(EMAIL, 'is not a valid e-mail address'));
+
+/** A list given as an array or a comma-separated string. */
+export function listOf<TSchema extends v.GenericSchema>(item: TSchema, message: string) {
+  return v.pipe(
+    v.unknown(),
+    v.transform((value) => (typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : value)),
+    v.array(item, message),
+  );
+}
+
+/** A list of record ids (array, comma string), blank allowed. */
+export const idListParam = blankable(listOf(idParam, 'is not a list of ids'));

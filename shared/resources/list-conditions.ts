@@ -1,0 +1,42 @@
+/**
+ * Which records a list keeps, from the list parameters. Pure: the engine applies the predicate
+ * while it reads, so a filtered page stops reading once it has its records.
+ */
+export interface ListConditions {
+  /** Resource filters: the stored attribute must equal the value. */
+  equals: Record<string, unknown>;
+  createdFrom?: Date;
+  createdTo?: Date;
+  fulltext?: string;
+  fulltextFields: readonly string[];
+}
+
+type Row = Record<string, unknown>;
+
+function text(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** The predicate for these conditions, or undefined when every record qualifies. */
+export function recordPredicate(conditions: ListConditions): ((record: Row) => boolean) | undefined {
+  const tests: Array<(record: Row) => boolean> = [];
+  for (const [attribute, value] of Object.entries(conditions.equals)) {
+    tests.push((record) => record[attribute] === value || (record[attribute] ?? null) === value);
+  }
+  const from = conditions.createdFrom?.getTime();
+  const to = conditions.createdTo?.getTime();
+  if (from !== undefined || to !== undefined) {
+    tests.push((record) => {
+      const created = Date.parse(String(record.created_at));
+      return (from === undefined || created >= from) && (to === undefined || created <= to);
+    });
+  }
+  const needle = conditions.fulltext?.trim().toLowerCase();
+  if (needle) {
+    const fields = ['id', ...conditions.fulltextFields];
+    tests.push((record) => fields.some((field) => text(record[field]).toLowerCase().includes(needle)));
+  }
+  if (tests.length === 0) return undefined;
+  return (record) => tests.every((test) => test(record));
+}

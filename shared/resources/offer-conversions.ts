@@ -1,0 +1,75 @@
+import * as v from 'valibot';
+import { blankable, decimalParam, idParam, oneOf, presentString } from '../http/param-schemas.js';
+import { ALL_OPERATIONS, defineResource } from './define.js';
+import { tokenFilterListParam } from './field-schemas.js';
+
+/** Traffic source payouts: what the company pays a traffic source for a call on an offer. */
+const PAYOUT_TYPES = ['usd', 'buyer_conversion_percent'] as const;
+
+const writable = {
+  payout_type: v.optional(oneOf(PAYOUT_TYPES)),
+  payout: v.optional(blankable(decimalParam)),
+  revenue_percentage: v.optional(blankable(decimalParam)),
+  business_range_id: v.optional(blankable(idParam)),
+  record_token_filter_list: v.optional(tokenFilterListParam),
+  sortable_order: v.optional(decimalParam),
+};
+
+export const offerConversions = defineResource({
+  name: 'offer_conversions',
+  group: 'offers',
+  root: 'offer_conversion',
+  plural: 'offer_conversions',
+  type: 'OfferConversion',
+  operations: ALL_OPERATIONS,
+  createSchema: v.object({
+    ...writable,
+    duration: decimalParam,
+    duplicate_timeframe: decimalParam,
+    name: presentString,
+    offer_id: idParam,
+  }),
+  updateSchema: v.object({
+    ...writable,
+    duration: v.optional(decimalParam),
+    duplicate_timeframe: v.optional(decimalParam),
+    name: v.optional(presentString),
+    offer_id: v.optional(idParam),
+  }),
+  defaults: { payout_type: 'usd', payout: null, revenue_percentage: null, sortable_order: 0, record_token_filter_list: [] },
+  columns: [
+    'context_menu_name',
+    'payout',
+    'payout_type',
+    'revenue_percentage',
+    'duration',
+    'duplicate_timeframe',
+    'name',
+    'token_values',
+    'sortable_order',
+    'offer_id',
+    'business_range_id',
+    'conversion_type',
+    'record_token_filter_id',
+    'record_token_filter_data_count',
+    'record_token_filter_data',
+  ],
+  defaultSort: { attribute: 'sortable_order', direction: 'asc' },
+  filters: { offer_id: { schema: idParam }, business_range_id: { schema: idParam } },
+  fulltextFields: ['name'],
+  serializers: ['offer_conversion', 'offer_conversion_grid'],
+  csv: true,
+  // business_range_id names a resource this service does not serve yet: checked as an id only.
+  foreignKeys: { offer_id: { resource: 'offers', association: 'offer' } },
+  derive: (record) => {
+    const filters = Array.isArray(record.record_token_filter_list) ? (record.record_token_filter_list as string[]) : [];
+    return {
+      context_menu_name: record.name ?? null,
+      token_values: filters.join(','),
+      conversion_type: 'traffic_source_payout',
+      record_token_filter_id: null,
+      record_token_filter_data_count: filters.length,
+      record_token_filter_data: filters,
+    };
+  },
+});

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
+import { presentString } from '../http/param-schemas.js';
+import { ALL_OPERATIONS, defineResource } from './define.js';
+import { timeZoneParam } from './field-schemas.js';
+
+/**
+ * Offers: what a company sells calls and leads for. The reference gives no fields; these are the
+ * ones call tracking users expect (docs/resources.md). `lead_token` authorises landing-page lead
+ * posts and `offer_token` calls/update_by_caller_id; both are generated, read-only and unique
+ * across the deployment, since they arrive without company credentials.
+ */
+const token = () => randomBytes(16).toString('hex');
+
+const text = v.optional(v.nullable(v.pipe(v.string('is not a string'), v.trim())));
+
+export const offers = defineResource({
+  name: 'offers',
+  group: 'offers',
+  root: 'offer',
+  plural: 'offers',
+  type: 'Offer',
+  operations: ALL_OPERATIONS,
+  createSchema: v.object({ name: presentString, description: text, time_zone: v.optional(timeZoneParam) }),
+  updateSchema: v.object({ name: v.optional(presentString), description: text, time_zone: v.optional(timeZoneParam) }),
+  defaults: { name: null, description: null, time_zone: 'UTC' },
+  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token'],
+  order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
+  fulltextFields: ['name', 'description'],
+  csv: true,
+  unique: [
+    { field: 'lead_token', scope: 'global' },
+    { field: 'offer_token', scope: 'global' },
+  ],
+  generate: () => ({ lead_token: token(), offer_token: token() }),
+  derive: (record) => ({ context_menu_name: record.name ?? null }),
+});
+
+export const trafficSources = defineResource({
+  name: 'traffic_sources',
+  group: 'offers',
+  root: 'traffic_source',
+  plural: 'traffic_sources',
+  type: 'TrafficSource',
+  operations: ALL_OPERATIONS,
+  createSchema: v.object({ name: presentString, description: text, time_zone: v.optional(timeZoneParam) }),
+  updateSchema: v.object({ name: v.optional(presentString), description: text, time_zone: v.optional(timeZoneParam) }),
+  defaults: { name: null, description: null, time_zone: 'UTC' },
+  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone'],
+  order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
+  fulltextFields: ['name', 'description'],
+  csv: true,
+  derive: (record) => ({ context_menu_name: record.name ?? null }),
+});

@@ -1,0 +1,30 @@
+import type { RouteGroup } from '../http/route-groups.js';
+import { accessControlLists, unblockContactJobs, webhookManualFires } from './admin.js';
+import type { ResourceDefinition } from './define.js';
+import { integrations } from './integrations.js';
+import { offerConversions } from './offer-conversions.js';
+import { offers, trafficSources } from './offers.js';
+import { subscriptions } from './subscriptions.js';
+
+/**
+ * The resource registry: every resource the CRUD engine serves. The route table generates
+ * their routes from this list and each route group's function serves its members.
+ */
+export const resources: readonly ResourceDefinition[] = [
+  subscriptions,
+  offers,
+  trafficSources,
+  offerConversions,
+  integrations,
+  unblockContactJobs,
+  webhookManualFires,
+  accessControlLists,
+];
+
+export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {
+  return resources.filter((resource) => resource.group === group);
+}
+
+export function resourceByName(name: string): ResourceDefinition | undefined {
+  return resources.find((resource) => resource.name === name);
+}
