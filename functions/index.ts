@@ -9,4 +9,5 @@ export const handlerModules: Record<RouteGroup, () => Promise<{ handler: (event:
   offers: () => import('./offers/handler.js'),
   integrations: () => import('./integrations/handler.js'),
   admin: () => import('./admin/handler.js'),
+  buyers: () => import('./buyers/handler.js'),
 };

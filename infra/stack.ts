@@ -12,7 +12,9 @@ export class CallTrackingStack extends Stack {
     super(scope, id, props);
 
     this.table = new ServiceTable(this, 'Table');
-    this.api = new ServiceApi(this, 'Api', { table: this.table });
+    // `cdk deploy -c emailFrom=noreply@your-domain` (an SES-verified identity) for team invitations.
+    const emailFrom = String(this.node.tryGetContext('emailFrom') ?? 'noreply@example.com');
+    this.api = new ServiceApi(this, 'Api', { table: this.table, emailFrom });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table' });

@@ -16,7 +16,8 @@ const collections: Record<string, (now: Date) => unknown[]> = {
 
 export const showCollection: Operation = async (request) => {
   const type = request.pathParams.type ?? '';
-  const build = collections[type];
+  // Own keys only: `constructor` or `__proto__` must not find Object's members.
+  const build = Object.hasOwn(collections, type) ? collections[type] : undefined;
   if (!build) throw new NotFoundError(`No collection ${type}`);
   const { root } = validate(v.object({ root: v.optional(booleanParam, true) }), request.params);
   const items = build(request.now) as Record<string, unknown>[];

@@ -9,6 +9,8 @@ import { createServiceFunction } from './function-defaults.js';
 
 export interface ServiceApiProps {
   table: ITableV2;
+  /** Sender address for SES (a verified identity in the account). */
+  emailFrom: string;
 }
 
 /** `subscriptions` → `Subscriptions`, for readable construct ids. */
@@ -48,6 +50,12 @@ export class ServiceApi extends Construct {
         description: definition.description,
         tableName: table.tableName,
       });
+      const ports: readonly string[] = 'ports' in definition ? definition.ports : [];
+      if (ports.includes('email')) {
+        fn.addEnvironment('EMAIL_ADAPTER', 'ses');
+        fn.addEnvironment('EMAIL_FROM', props.emailFrom);
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: ['*'] }));
+      }
       // Least privilege: exactly the group's declared actions, on the table and its indexes.
       fn.addToRolePolicy(
         new iam.PolicyStatement({

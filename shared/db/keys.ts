@@ -27,6 +27,12 @@ export const keys = {
     sk: padId(id),
   }),
 
+  /**
+   * Live counters of a buyer, in the buyers partition so one Query returns every buyer with its
+   * counters; `stats#` sorts after every zero-padded id, so a key range reads records alone.
+   */
+  buyerStats: (companyId: number, buyerId: number): Key => ({ pk: keys.resourcePartition(companyId, 'buyers'), sk: `stats#${padId(buyerId)}` }),
+
   /** Per-company id sequence for a configuration resource. */
   sequence: (companyId: number, resource: string): Key => ({ pk: `${companyPrefix(companyId)}#seq`, sk: resource }),
 

@@ -250,6 +250,23 @@ export interface RecordPageRequest {
   stats?: ReadStats;
 }
 
+/** The largest id a sort key can hold (16 digits). */
+const MAX_ID = 10 ** 16 - 1;
+
+/** Items a filtered Query asks for at least, so a sparse filter does not cost a Query per match. */
+const FILTERED_MIN_LIMIT = 100;
+
+/**
+ * How many items to ask for when `missing` matches are still needed. Unfiltered: exactly that.
+ * Filtered: at least a batch, since most items may not match (items read past the page's last
+ * record are dropped; the cursor points at the last record returned). None for a whole set: a
+ * Limit must fit an int32.
+ */
+function queryLimit(missing: number, filtered: boolean): number | undefined {
+  if (missing > 10_000) return undefined;
+  return filtered ? Math.max(missing, FILTERED_MIN_LIMIT) : Math.max(1, missing);
+}
+
 /**
  * Records in id order, reading only as many items as it takes to find `limit` matches: each
  * Query asks for the number still missing, so an unfiltered page reads exactly its records.
@@ -257,18 +274,23 @@ export interface RecordPageRequest {
 export async function queryRecordPage(request: RecordPageRequest): Promise<{ records: StoredRecord[]; exhausted: boolean }> {
   const records: StoredRecord[] = [];
   const pk = keys.resourcePartition(request.companyId, request.resource);
-  const after = request.afterId === undefined ? undefined : padId(request.afterId);
-  const condition = after === undefined ? 'pk = :pk' : request.direction === 'asc' ? 'pk = :pk AND sk > :after' : 'pk = :pk AND sk < :after';
+  // Records are exactly the zero-padded ids: the range leaves out companion items (`stats#...`).
+  let low = 0;
+  let high = MAX_ID;
+  if (request.afterId !== undefined) {
+    if (request.direction === 'asc') low = request.afterId + 1;
+    else high = request.afterId - 1;
+  }
+  if (low > high) return { records, exhausted: true };
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName,
-        KeyConditionExpression: condition,
-        ExpressionAttributeValues: { ':pk': pk, ...(after === undefined ? {} : { ':after': after }) },
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+        ExpressionAttributeValues: { ':pk': pk, ':low': padId(low), ':high': padId(high) },
         ScanIndexForward: request.direction === 'asc',
-        // A Limit must fit an int32; reading a whole set (limit = MAX_SAFE_INTEGER) sends none.
-        Limit: request.limit - records.length <= 10_000 ? Math.max(1, request.limit - records.length) : undefined,
+        Limit: queryLimit(request.limit - records.length, Boolean(request.accept)),
         ExclusiveStartKey: startKey,
       }),
     );

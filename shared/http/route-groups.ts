@@ -5,6 +5,8 @@
 export interface RouteGroupDefinition {
   description: string;
   tableActions: readonly string[];
+  /** Ports beyond the table the group's function uses; the stack wires and permits each. */
+  ports?: readonly 'email'[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -25,6 +27,7 @@ export const routeGroups = {
   subscriptions: { description: 'Event subscriptions', tableActions: CRUD },
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
+  buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD, ports: ['email'] },
   admin: { description: 'Teams, blacklist unblock jobs, manual webhook fires, collections', tableActions: CRUD },
 } as const satisfies Record<string, RouteGroupDefinition>;
 

@@ -55,7 +55,7 @@ export function resourceRoutes(resource: ResourceDefinition): RouteDefinition[] 
         out.push(route('GET', resource.newPath ?? `${base}/new`, 'new'));
         break;
       case 'create':
-        out.push(route('POST', base, 'create'));
+        out.push(route('POST', resource.createPath ?? base, 'create'));
         break;
       case 'show':
         out.push(route('GET', `${base}/{id}`, 'show'));
@@ -76,6 +76,7 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'DELETE', path: `${API}/subscriptions`, group: 'subscriptions', auth: 'basic', operation: 'subscriptions.deleteByTargetUrl' },
   { method: 'PUT', path: `${API}/integrations/objects/{id}`, group: 'integrations', auth: 'basic', operation: 'integrations.setActive' },
   { method: 'GET', path: `${API}/collections/{type}`, group: 'admin', auth: 'basic', operation: 'collections.show' },
+  { method: 'GET', path: `${API}/buyers/{user_buyer_id}/by_user_buyer_id`, group: 'buyers', auth: 'basic', operation: 'buyers.showByUserBuyerId' },
 ];
 
 export const routes: readonly RouteDefinition[] = [...resources.flatMap(resourceRoutes), ...behaviourRoutes];

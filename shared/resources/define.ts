@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { Key } from '../db/keys.js';
 import type { RouteGroup } from '../http/route-groups.js';
 
 /** A valibot schema for a resource's writable fields (an object in, an object out). */
@@ -29,6 +30,16 @@ export interface UniqueField {
   scope: 'company' | 'global';
 }
 
+/** Hooks of a resource that read or write beyond its own record. */
+export interface ResourceBehaviour {
+  /** Columns that need reads of their own (live counters, group membership), for a whole page. */
+  enrich?: (context: HookContext, records: readonly Record<string, unknown>[]) => Promise<Map<number, Record<string, unknown>>>;
+  /** Turns validated create input into the fields to store (copying another record...). */
+  prepareCreate?: (context: HookContext, fields: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** Effects after a successful create or update (invitations, counter resets). */
+  afterWrite?: (context: HookContext, change: { before?: Record<string, unknown>; after: Record<string, unknown>; fields: Record<string, unknown> }) => Promise<void>;
+}
+
 /** What hooks see of the request. */
 export interface HookContext {
   companyId: number;
@@ -55,6 +66,8 @@ export interface ResourceDefinition {
   operations: readonly CrudOperation[];
   /** Path of `new` when it is not `/<name>/new` (subscriptions use webhook_subscriptions/new). */
   newPath?: string;
+  /** Path of `create` when it is not `POST /<name>` (buyer groups are created at `/<name>/{id}`). */
+  createPath?: string;
   createSchema: FieldsSchema;
   updateSchema: FieldsSchema;
   /** Field values `new` shows and `create` starts from. */
@@ -79,6 +92,17 @@ export interface ResourceDefinition {
   generate?: (context: HookContext) => Record<string, unknown>;
   /** Columns derived from the stored record when it is shown. */
   derive?: (record: Record<string, unknown>) => Record<string, unknown>;
+  /** Rules across fields, checked on the record as it will be after the write. */
+  check?: (record: Record<string, unknown>) => Record<string, string[]>;
+  /** Fields the schemas accept that are instructions, not stored values (`reset_total_caps`). */
+  instructions?: readonly string[];
+  /** Items that live and die with a record (a buyer's counters), deleted in the same transaction. */
+  companions?: (companyId: number, id: number) => Key[];
+  /**
+   * Behaviour that needs I/O, loaded on first use so that declarations stay pure data (the CDK
+   * app and the route table read them without a database).
+   */
+  behaviour?: () => Promise<ResourceBehaviour>;
 }
 
 /** The columns every resource begins with (the reference's common columns). */

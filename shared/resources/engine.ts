@@ -59,6 +59,17 @@ export async function findOrThrow(resource: ResourceDefinition, companyId: numbe
   return record;
 }
 
+/** Drops the fields that instruct the write instead of being stored. */
+function withoutInstructions(resource: ResourceDefinition, fields: Record<string, unknown>): Record<string, unknown> {
+  if (!resource.instructions?.length) return fields;
+  return Object.fromEntries(Object.entries(fields).filter(([key]) => !resource.instructions!.includes(key)));
+}
+
+function checkRecord(resource: ResourceDefinition, record: Record<string, unknown>): void {
+  const errors = resource.check?.(record);
+  if (errors && Object.keys(errors).length) throw new ValidationError(errors);
+}
+
 /** Every foreign key set in `fields` must name a record of the caller's company. */
 async function checkForeignKeys(resource: ResourceDefinition, companyId: number, fields: Record<string, unknown>): Promise<void> {
   const errors: FieldErrors = {};
@@ -102,12 +113,18 @@ async function loadAssociations(resource: ResourceDefinition, companyId: number,
 
 async function serializeMany(
   resource: ResourceDefinition,
-  companyId: number,
+  context: HookContext,
   records: readonly StoredRecord[],
-  options: Omit<SerializeOptions, 'associations'>,
+  options: Omit<SerializeOptions, 'associations' | 'extra'>,
 ): Promise<Record<string, unknown>[]> {
-  const associations = options.grid ? undefined : await loadAssociations(resource, companyId, records);
-  return records.map((record) => serializeRecord(resource, record, { ...options, associations: associations?.get(record.id) }));
+  const enrich = (await resource.behaviour?.())?.enrich;
+  const [associations, extra] = await Promise.all([
+    options.grid ? undefined : loadAssociations(resource, context.companyId, records),
+    enrich && records.length ? enrich(context, records) : undefined,
+  ]);
+  return records.map((record) =>
+    serializeRecord(resource, record, { ...options, associations: associations?.get(record.id), extra: extra?.get(record.id) }),
+  );
 }
 
 function isGrid(serializer: string | undefined): boolean {
@@ -122,21 +139,29 @@ function serializerOf(resource: ResourceDefinition, params: Params): string | un
   throw new ValidationError({ serializer: [resource.serializers ? `is not included in the list (${resource.serializers.join(', ')})` : 'is not a serializer of this resource'] });
 }
 
-async function recordResult(resource: ResourceDefinition, request: OperationRequest, record: StoredRecord): Promise<OperationResult> {
+export async function recordResult(resource: ResourceDefinition, request: OperationRequest, record: StoredRecord): Promise<OperationResult> {
   const serializer = serializerOf(resource, request.params);
-  const [serialized] = await serializeMany(resource, request.auth.companyId, [record], { grid: isGrid(serializer) });
+  const [serialized] = await serializeMany(resource, hookContext(request), [record], { grid: isGrid(serializer) });
   return { kind: 'record', root: resource.root, record: serialized! };
 }
 
 const CURSOR_SECRET = 'list-cursor';
 
 interface ListedPage {
-  records: StoredRecord[];
+  rows: Record<string, unknown>[];
   metadata: Record<string, unknown>;
 }
 
+type Serializer = (records: readonly StoredRecord[]) => Promise<Record<string, unknown>[]>;
+
 /** Cursor paging: newest first, reading only the items this page needs. */
-async function cursorPage(resource: ResourceDefinition, companyId: number, params: ListParams, accept: ((record: StoredRecord) => boolean) | undefined): Promise<ListedPage> {
+async function cursorPage(
+  resource: ResourceDefinition,
+  companyId: number,
+  params: ListParams,
+  accept: ((record: StoredRecord) => boolean) | undefined,
+  serialize: Serializer,
+): Promise<ListedPage> {
   const key = await deploymentSecret(CURSOR_SECRET);
   let afterId: number | undefined;
   if (params.cursor !== '-1') {
@@ -144,47 +169,54 @@ async function cursorPage(resource: ResourceDefinition, companyId: number, param
     if (!position) throw new ValidationError({ cursor: ['is not a valid cursor'] });
     afterId = position.lastId;
   }
-  const page = await queryRecordPage({ companyId, resource: resource.name, direction: 'desc', limit: params.per_page + 1, afterId, accept });
+  // `ids` is a filter like the others here (numbered pages read those records directly).
+  const wanted = params.ids ? new Set(params.ids) : undefined;
+  const keep = wanted ? (record: StoredRecord) => wanted.has(record.id) && (!accept || accept(record)) : accept;
+  const page = await queryRecordPage({ companyId, resource: resource.name, direction: 'desc', limit: params.per_page + 1, afterId, accept: keep });
   const records = page.records.slice(0, params.per_page);
   const more = page.records.length > params.per_page;
   const last = records[records.length - 1];
   return {
-    records,
+    rows: await serialize(records),
     metadata: {
       per_page: params.per_page,
       cursor: params.cursor,
       next_cursor: more && last ? encodeCursor({ companyId, resource: resource.name, lastId: last.id }, key) : 0,
-      ...(accept ? {} : { total_count: await countRecords(companyId, resource.name) }),
+      ...(keep ? {} : { total_count: await countRecords(companyId, resource.name) }),
     },
   };
 }
 
-/** Page-number paging. Unfiltered id order reads only up to the page; anything else reads the set. */
-async function numberedPage(resource: ResourceDefinition, companyId: number, params: ListParams, accept: ((record: StoredRecord) => boolean) | undefined): Promise<ListedPage> {
-  const order = (params as { order?: string }).order;
-  const sort = order
-    ? { attribute: order, direction: params.order_dir ?? 'asc' }
+/**
+ * Page-number paging. Unfiltered id order reads only up to the page; anything else reads the
+ * set (configuration sets are small), shows it, and sorts by the stored value of the order
+ * column, or by the shown one for columns that are computed (live counters).
+ */
+async function numberedPage(
+  resource: ResourceDefinition,
+  companyId: number,
+  params: ListParams,
+  accept: ((record: StoredRecord) => boolean) | undefined,
+  serialize: Serializer,
+): Promise<ListedPage> {
+  const sort = params.order
+    ? { attribute: params.order, direction: params.order_dir ?? 'asc' }
     : { attribute: resource.defaultSort?.attribute ?? 'id', direction: params.order_dir ?? resource.defaultSort?.direction ?? 'asc' };
+  const metadata = (total: number) => ({ total_count: total, page: params.page, per_page: params.per_page, total_pages: Math.ceil(total / params.per_page) });
 
-  let page;
-  if (params.ids) {
-    const found = await getRecords(companyId, resource.name, params.ids);
-    page = paginate(sortRecords(accept ? found.filter(accept) : found, sort.attribute, sort.direction), params.page, params.per_page);
-  } else if (!accept && sort.attribute === 'id') {
+  if (!params.ids && !accept && sort.attribute === 'id') {
     const [{ records }, total] = await Promise.all([
       queryRecordPage({ companyId, resource: resource.name, direction: sort.direction, limit: params.page * params.per_page }),
       countRecords(companyId, resource.name),
     ]);
-    const start = (params.page - 1) * params.per_page;
-    page = { items: records.slice(start), total_count: total, page: params.page, per_page: params.per_page, total_pages: Math.ceil(total / params.per_page) };
-  } else {
-    const all = await queryAllRecords(companyId, resource.name);
-    page = paginate(sortRecords(accept ? all.filter(accept) : all, sort.attribute, sort.direction), params.page, params.per_page);
+    return { rows: await serialize(records.slice((params.page - 1) * params.per_page)), metadata: metadata(total) };
   }
-  return {
-    records: page.items,
-    metadata: { total_count: page.total_count, page: page.page, per_page: page.per_page, total_pages: page.total_pages },
-  };
+  const candidates = params.ids ? await getRecords(companyId, resource.name, params.ids) : await queryAllRecords(companyId, resource.name);
+  const records = accept ? candidates.filter(accept) : candidates;
+  const rows = await serialize(records);
+  const keyed = records.map((record, index) => ({ id: record.id, [sort.attribute]: record[sort.attribute] ?? rows[index]![sort.attribute], row: rows[index]! }));
+  const page = paginate(sortRecords(keyed, sort.attribute, sort.direction), params.page, params.per_page);
+  return { rows: page.items.map((item) => item.row), metadata: metadata(page.total_count) };
 }
 
 function timeOrError(text: string | undefined, timeZone: string): Date | undefined {
@@ -221,10 +253,12 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
         fulltext: params.fulltext,
         fulltextFields: resource.fulltextFields ?? [],
       });
-      const listed = params.cursor !== undefined ? await cursorPage(resource, companyId, params, accept) : await numberedPage(resource, companyId, params, accept);
-      const rows = (await serializeMany(resource, companyId, listed.records, { timeZone, grid: isGrid(params.serializer) })).map((row) =>
-        pickColumns(row, params.columns),
-      );
+      const serialize: Serializer = (records) => serializeMany(resource, hookContext(request), records, { timeZone, grid: isGrid(params.serializer) });
+      const listed =
+        params.cursor !== undefined
+          ? await cursorPage(resource, companyId, params, accept, serialize)
+          : await numberedPage(resource, companyId, params, accept, serialize);
+      const rows = listed.rows.map((row) => pickColumns(row, params.columns));
       if (request.route.path.endsWith('.csv') || params.format === 'csv') {
         return { kind: 'raw', response: csvResponse(`${resource.plural}.csv`, toCsv(params.columns ?? allColumns(resource), rows)) };
       }
@@ -232,20 +266,29 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
     },
 
     new: async (request) => {
+      serializerOf(resource, request.params);
       const input = writableInput(resource, request.params);
       const prefill = sentFields(validate(resource.updateSchema, input), input);
       return { kind: 'record', root: resource.root, record: serializeDefaults(resource, prefill) };
     },
 
     create: async (request) => {
+      // An unknown serializer is a 422 before anything is written, not after.
+      serializerOf(resource, request.params);
       const companyId = request.auth.companyId;
-      const fields = validate(resource.createSchema, writableInput(resource, request.params));
-      await checkForeignKeys(resource, companyId, fields);
+      const context = hookContext(request);
+      const behaviour = await resource.behaviour?.();
+      const validated = validate(resource.createSchema, writableInput(resource, request.params));
+      const fields = await (behaviour?.prepareCreate?.(context, withoutInstructions(resource, validated)) ?? withoutInstructions(resource, validated));
       const now = request.now.toISOString();
+      const draft = { ...resource.defaults, ...fields };
+      checkRecord(resource, draft);
+      await checkForeignKeys(resource, companyId, fields);
       const record: StoredRecord = {
-        ...resource.defaults,
-        ...fields,
-        ...resource.generate?.(hookContext(request)),
+        ...draft,
+        ...resource.generate?.(context),
+        // Stored with every record (createRecord adds it); here too, so create answers as show will.
+        company_id: companyId,
         id: await nextId(companyId, resource.name),
         uuid: randomUUID(),
         created_at: typeof fields.created_at === 'string' ? fields.created_at : now,
@@ -253,6 +296,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
         user_updated_at: now,
       };
       await createRecord(companyId, resource.name, record, lookupsOf(resource, companyId, record));
+      await behaviour?.afterWrite?.(context, { after: record, fields: validated });
       return recordResult(resource, request, record);
     },
 
@@ -260,15 +304,21 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
 
     update: async (request) => {
       const companyId = request.auth.companyId;
+      const context = hookContext(request);
       const id = pathId(request);
+      serializerOf(resource, request.params);
       const input = writableInput(resource, request.params);
-      const fields = sentFields(validate(resource.updateSchema, input), input);
+      const validated = sentFields(validate(resource.updateSchema, input), input);
+      const fields = withoutInstructions(resource, validated);
+      const changedUnique = (resource.unique ?? []).filter(({ field }) => field in fields);
+      const behaviour = await resource.behaviour?.();
+      const needsBefore = Boolean(resource.check || behaviour?.afterWrite || changedUnique.length);
+      const before = needsBefore ? await findOrThrow(resource, companyId, id) : undefined;
+      if (before) checkRecord(resource, { ...before, ...fields });
       await checkForeignKeys(resource, companyId, fields);
       const now = request.now.toISOString();
       let lookups: { remove: Key[]; add: LookupWrite[] } | undefined;
-      const changedUnique = (resource.unique ?? []).filter(({ field }) => field in fields);
-      if (changedUnique.length) {
-        const before = await findOrThrow(resource, companyId, id);
+      if (before && changedUnique.length) {
         const moved = changedUnique.filter(({ field }) => before[field] !== fields[field]);
         lookups = {
           remove: lookupsOf({ ...resource, unique: moved }, companyId, before).map((lookup) => lookup.key),
@@ -277,13 +327,18 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       }
       const updated = await updateRecord(companyId, resource.name, id, { ...fields, updated_at: now, user_updated_at: now }, lookups);
       if (!updated) throw new NotFoundError();
+      await behaviour?.afterWrite?.(context, { before, after: updated, fields: validated });
       return recordResult(resource, request, updated);
     },
 
     delete: async (request) => {
       const companyId = request.auth.companyId;
       const record = await findOrThrow(resource, companyId, pathId(request));
-      const removed = await deleteRecord(companyId, resource.name, record.id, lookupsOf(resource, companyId, record).map((lookup) => lookup.key));
+      serializerOf(resource, request.params);
+      const removed = await deleteRecord(companyId, resource.name, record.id, [
+        ...lookupsOf(resource, companyId, record).map((lookup) => lookup.key),
+        ...(resource.companions?.(companyId, record.id) ?? []),
+      ]);
       if (!removed) throw new NotFoundError();
       return recordResult(resource, request, record);
     },

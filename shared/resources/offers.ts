@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { presentString } from '../http/param-schemas.js';
+import { blankable, presentString } from '../http/param-schemas.js';
 import { ALL_OPERATIONS, defineResource } from './define.js';
 import { timeZoneParam } from './field-schemas.js';
 
@@ -12,7 +12,7 @@ import { timeZoneParam } from './field-schemas.js';
  */
 const token = () => randomBytes(16).toString('hex');
 
-const text = v.optional(v.nullable(v.pipe(v.string('is not a string'), v.trim())));
+const text = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
 
 export const offers = defineResource({
   name: 'offers',

@@ -1,4 +1,5 @@
 import type { RouteGroup } from '../http/route-groups.js';
+import { buyerGroups, buyers } from './buyers.js';
 import { accessControlLists, unblockContactJobs, webhookManualFires } from './admin.js';
 import type { ResourceDefinition } from './define.js';
 import { integrations } from './integrations.js';
@@ -19,6 +20,8 @@ export const resources: readonly ResourceDefinition[] = [
   unblockContactJobs,
   webhookManualFires,
   accessControlLists,
+  buyers,
+  buyerGroups,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

@@ -16,16 +16,31 @@ export interface SerializeOptions {
   /** A `*_grid` serializer: flat foreign keys, no nested objects. */
   grid?: boolean;
   associations?: AssociationValues;
+  /** Columns loaded by the resource's `enrich` hook. */
+  extra?: Record<string, unknown>;
 }
 
-/** Stored attributes that are times, shown with the zone's offset. */
-const TIME_ATTRIBUTES = new Set(['created_at', 'updated_at', 'deleted_at', 'user_updated_at']);
+/**
+ * Stored attributes that are times (ISO 8601 UTC in storage), shown with the zone's offset like
+ * every time of the API (docs/decisions.md), not with the storage form's "Z".
+ */
+const TIME_ATTRIBUTES = new Set([
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'user_updated_at',
+  'succeeded_at',
+  'blocked_at_from',
+  'blocked_at_to',
+  'connected_at',
+  'disconnected_at',
+]);
 
 /** A stored record as the API shows it: every column, null where unset. */
 export function serializeRecord(resource: ResourceDefinition, record: StoredRecord, options: SerializeOptions = {}): Record<string, unknown> {
   const timeZone = options.timeZone ?? 'UTC';
   const path = `${API_PREFIX}/${resource.name}/${record.id}`;
-  const derived = resource.derive?.(record) ?? {};
+  const derived = { ...resource.derive?.(record), ...options.extra };
   const common: Record<string, unknown> = {
     type: resource.type,
     routes_show_path: path,
@@ -45,7 +60,12 @@ export function serializeRecord(resource: ResourceDefinition, record: StoredReco
 /** The unsaved record `new` returns: defaults and prefilled fields, null for everything else. */
 export function serializeDefaults(resource: ResourceDefinition, prefill: Record<string, unknown> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const column of allColumns(resource)) out[column] = prefill[column] ?? resource.defaults[column] ?? null;
+  const draft = { ...resource.defaults, ...prefill };
+  const derived: Record<string, unknown> = resource.derive?.(draft) ?? {};
+  for (const column of allColumns(resource)) {
+    const value = prefill[column] ?? resource.defaults[column] ?? derived[column] ?? null;
+    out[column] = TIME_ATTRIBUTES.has(column) ? time(value, 'UTC') : value;
+  }
   out.type = resource.type;
   return out;
 }

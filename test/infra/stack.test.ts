@@ -155,17 +155,33 @@ describe('functions', () => {
   });
 
   it.each(groups)('allows the %s function exactly its declared table actions', (group) => {
-    const actions = actionsOf(stack.api.groupFunctions[group]);
+    const actions = actionsOf(stack.api.groupFunctions[group]).filter((action) => action.startsWith('dynamodb:'));
     expect(new Set(actions)).toEqual(new Set(routeGroups[group].tableActions));
   });
 
   it.each(groups)('scopes the %s function\'s table actions to the table and its indexes', (group) => {
     const tableArn = { 'Fn::GetAtt': [logicalIdOf(stack.table), 'Arn'] };
-    const statements = statementsOf(stack.api.groupFunctions[group]);
+    const statements = statementsOf(stack.api.groupFunctions[group]).filter((statement) =>
+      ([] as string[]).concat(statement.Action as string | string[]).some((action) => action.startsWith('dynamodb:')),
+    );
     expect(statements.length).toBeGreaterThan(0);
     for (const statement of statements) {
       expect(statement.Effect).toBe('Allow');
       expect(statement.Resource).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+    }
+  });
+
+  it.each(groups)('wires the e-mail port of %s only when the group declares it', (group) => {
+    const declared: readonly string[] = 'ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : [];
+    const fn = functions[logicalIdOf(stack.api.groupFunctions[group])];
+    const variables = (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const actions = actionsOf(stack.api.groupFunctions[group]);
+    if (declared.includes('email')) {
+      expect(variables).toMatchObject({ EMAIL_ADAPTER: 'ses', EMAIL_FROM: 'noreply@example.com' });
+      expect(actions).toContain('ses:SendEmail');
+    } else {
+      expect(variables.EMAIL_ADAPTER).toBeUndefined();
+      expect(actions).not.toContain('ses:SendEmail');
     }
   });
 

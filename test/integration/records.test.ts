@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { countRecords, createRecord, deleteRecord, getRecord, getRecords, nextId, queryAllRecords, queryRecordPage, updateRecord, type ReadStats, type StoredRecord } from '../../shared/db/records.js';
 import { ConflictError } from '../../shared/http/errors.js';
+import { applyCounterChange } from '../../shared/buyers/counters.js';
 import { keys } from '../../shared/db/keys.js';
 
 function record(id: number, extra: Record<string, unknown> = {}): StoredRecord {
@@ -83,5 +84,16 @@ describe('record storage', () => {
     expect(tail).toMatchObject({ exhausted: true });
     expect(tail.records.map((r) => r.id)).toEqual([26, 27, 28, 29, 30]);
     expect((await getRecords(companyId, 'things', [3, 99, 1])).map((r) => r.id)).toEqual([3, 1]);
+  });
+
+  it('never lists a record\'s companion items (buyer counters share the partition)', async () => {
+    const companyId = 8_000_000 + randomInt(1_000_000);
+    for (const id of [1, 2, 3]) await createRecord(companyId, 'buyers', record(id));
+    for (const id of [1, 3]) await applyCounterChange(companyId, id, 'UTC', new Date(), { increments: { attempt: 1 } });
+    expect((await queryAllRecords(companyId, 'buyers')).map((r) => r.id)).toEqual([1, 2, 3]);
+    const desc = await queryRecordPage({ companyId, resource: 'buyers', direction: 'desc', limit: 10 });
+    expect(desc.records.map((r) => r.id)).toEqual([3, 2, 1]);
+    const afterLast = await queryRecordPage({ companyId, resource: 'buyers', direction: 'asc', limit: 10, afterId: 3 });
+    expect(afterLast.records).toEqual([]);
   });
 });

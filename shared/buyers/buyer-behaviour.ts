@@ -1,0 +1,78 @@
+import { emailPort } from '../adapters/index.js';
+import { getRecord, queryAllRecords } from '../db/records.js';
+import { ValidationError } from '../http/errors.js';
+import { BUYER_WRITABLE_FIELDS } from '../resources/buyer-fields.js';
+import type { HookContext } from '../resources/define.js';
+import { isoWithOffset } from '../time.js';
+import { METRICS, PERIODS, capReached, currentCounters, periodKeys } from './counter-model.js';
+import { readCounterItems, resetTotalCounters } from './counters.js';
+import { buyerLimits, buyerTimeZone } from './limits.js';
+
+/** The buyer resource's behaviour that reads or writes beyond the buyer record. */
+
+/** Live counters, caps and group membership of a page of buyers: one BatchGet and one Query. */
+export async function enrich(context: HookContext, buyers: readonly Record<string, unknown>[]) {
+  const ids = buyers.map((buyer) => Number(buyer.id));
+  const [counterItems, groups] = await Promise.all([
+    readCounterItems(context.companyId, ids),
+    queryAllRecords(context.companyId, 'buyer_groups'),
+  ]);
+  const out = new Map<number, Record<string, unknown>>();
+  for (const buyer of buyers) {
+    const id = Number(buyer.id);
+    const timeZone = buyerTimeZone(buyer);
+    const item = counterItems.get(id);
+    const counters = currentCounters(item, periodKeys(context.now, timeZone));
+    const limits = buyerLimits(buyer, context.now);
+    const columns: Record<string, unknown> = {
+      concurrency_cap_used: counters.concurrency,
+      maxed_out_by: capReached(counters, limits) ?? null,
+      last_call_at: typeof item?.last_call_at === 'string' ? isoWithOffset(item.last_call_at) : null,
+    };
+    for (const metric of METRICS) {
+      for (const period of PERIODS) {
+        columns[`${metric}_${period}_used`] = counters[metric][period];
+        columns[`${metric}_${period}_limit`] = limits.caps[metric]?.[period] ?? null;
+      }
+    }
+    const memberOf = groups.filter((group) => Array.isArray(group.buyer_ids) && (group.buyer_ids as number[]).includes(id));
+    columns.buyer_group_ids = memberOf.map((group) => group.id);
+    columns.buyer_group_names = memberOf.map((group) => group.name);
+    out.set(id, columns);
+  }
+  return out;
+}
+
+/**
+ * `copy_another_buyer` with `copy_buyer_id`: the new buyer starts from that buyer's settings
+ * (everything writable but `user_buyer_id`, which is unique), overlaid with the fields sent.
+ */
+export async function prepareCreate(context: HookContext, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { copy_another_buyer: copy, copy_buyer_id: sourceId, ...rest } = fields;
+  if (!copy) return rest;
+  if (typeof sourceId !== 'number') throw new ValidationError({ copy_buyer_id: ["can't be blank when copy_another_buyer is set"] });
+  const source = await getRecord(context.companyId, 'buyers', sourceId);
+  if (!source) throw new ValidationError({ copy_buyer_id: [`does not exist: ${sourceId}`] });
+  const copied = Object.fromEntries(BUYER_WRITABLE_FIELDS.filter((field) => field !== 'user_buyer_id' && field in source).map((field) => [field, source[field]]));
+  return { ...copied, name: source.name ? `${String(source.name)} (copy)` : null, ...rest };
+}
+
+/** Invites the team e-mails a write added; resets total counters when asked. */
+export async function afterWrite(
+  context: HookContext,
+  change: { before?: Record<string, unknown>; after: Record<string, unknown>; fields: Record<string, unknown> },
+): Promise<void> {
+  const before = new Set(Array.isArray(change.before?.team_users_emails) ? (change.before.team_users_emails as string[]) : []);
+  const added = (Array.isArray(change.after.team_users_emails) ? (change.after.team_users_emails as string[]) : []).filter((email) => !before.has(email));
+  for (const to of added) {
+    await emailPort().send({
+      companyId: context.companyId,
+      kind: 'team_invitation',
+      to,
+      subject: `Invitation to the team of buyer ${String(change.after.name ?? change.after.id)}`,
+      text: `You have been invited to collaborate on buyer ${String(change.after.name ?? change.after.id)} (id ${String(change.after.id)}).`,
+    });
+  }
+  if (change.fields.reset_total_caps === true) await resetTotalCounters(context.companyId, Number(change.after.id));
+}
+

@@ -1,0 +1,127 @@
+import { randomInt } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client.js';
+import { keys } from '../db/keys.js';
+import {
+  METRICS,
+  buildCounterUpdate,
+  changeExceeds,
+  counterAttribute,
+  currentCounters,
+  periodKeys,
+  type CounterChange,
+  type CounterItem,
+  type CounterValues,
+} from './counter-model.js';
+
+/**
+ * The one module that changes buyer counters. Every change is a single conditional UpdateItem
+ * built from the item as last read (counter-model.ts): if another writer got there first the
+ * condition fails, the item is read again and the change re-decided, so a cap is never passed
+ * however many requests race. Routing reserves attempts and concurrency through here; calls
+ * count connections, conversions and revenue through here.
+ */
+const MAX_ATTEMPTS = 25;
+
+export type CounterResult = { ok: true; counters: CounterValues } | { ok: false; reason: string };
+
+/** The buyer a counter item belongs to, from its sort key (`stats#<padded id>`). */
+export function buyerIdOfStats(item: CounterItem): number {
+  return Number(String(item.sk).slice('stats#'.length));
+}
+
+async function readItem(companyId: number, buyerId: number): Promise<CounterItem | undefined> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.buyerStats(companyId, buyerId), ConsistentRead: true }));
+  return result.Item;
+}
+
+/** Counter items of several buyers (BatchGetItem), keyed by buyer id. */
+export async function readCounterItems(companyId: number, buyerIds: readonly number[]): Promise<Map<number, CounterItem>> {
+  const out = new Map<number, CounterItem>();
+  const ids = [...new Set(buyerIds)];
+  for (let start = 0; start < ids.length; start += 100) {
+    let requestKeys: Record<string, unknown>[] | undefined = ids.slice(start, start + 100).map((id) => keys.buyerStats(companyId, id));
+    for (let attempt = 0; requestKeys?.length && attempt < 8; attempt++) {
+      const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requestKeys } } }));
+      for (const item of result.Responses?.[tableName] ?? []) out.set(buyerIdOfStats(item), item);
+      requestKeys = result.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined;
+      if (requestKeys?.length) await new Promise((done) => setTimeout(done, 25 * 2 ** attempt));
+    }
+  }
+  return out;
+}
+
+/**
+ * Applies a change to a buyer's counters, in the buyer's time zone at `now`. With limits, a
+ * change that would pass a cap is refused with the cap's column name (`attempt_daily_limit`).
+ * `known` is the item as the caller already read it (routing's Query), saving a read.
+ */
+export async function applyCounterChange(
+  companyId: number,
+  buyerId: number,
+  timeZone: string,
+  now: Date,
+  change: CounterChange,
+  known?: CounterItem,
+): Promise<CounterResult> {
+  const periods = periodKeys(now, timeZone);
+  let item = known ?? (await readItem(companyId, buyerId));
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const current = currentCounters(item, periods);
+    const exceeded = changeExceeds(current, change);
+    if (exceeded) return { ok: false, reason: exceeded };
+    // Releasing a reservation that is not there (a retried callback) changes nothing.
+    if (change.concurrency === -1 && current.concurrency === 0 && Object.keys(change.increments).length === 0) {
+      return { ok: true, counters: current };
+    }
+    const update = buildCounterUpdate(item, periods, { ...change, concurrency: change.concurrency === -1 && current.concurrency === 0 ? undefined : change.concurrency });
+    try {
+      const result = await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.buyerStats(companyId, buyerId),
+          ...update,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { ok: true, counters: currentCounters(result.Attributes, periods) };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // Someone else wrote first: back off a little (jittered, so racers spread out) and re-read.
+      await new Promise((done) => setTimeout(done, randomInt(1 + 2 * attempt)));
+      item = await readItem(companyId, buyerId);
+    }
+  }
+  // Only sustained contention gets here; refusing is safe (the caller tries the next buyer).
+  return { ok: false, reason: 'contention' };
+}
+
+/** Reserves one attempt and one concurrent call for dialing a buyer, within its caps. */
+export function reserveAttempt(companyId: number, buyerId: number, timeZone: string, now: Date, limits: CounterChange['limits'], known?: CounterItem) {
+  return applyCounterChange(companyId, buyerId, timeZone, now, { increments: { attempt: 1 }, concurrency: 1, limits, at: now.toISOString() }, known);
+}
+
+/** Releases a concurrent call when it ends. */
+export function releaseConcurrency(companyId: number, buyerId: number, timeZone: string, now: Date) {
+  return applyCounterChange(companyId, buyerId, timeZone, now, { increments: {}, concurrency: -1 });
+}
+
+/** Zeroes the total counters (`reset_total_caps`); period counters carry on. */
+export async function resetTotalCounters(companyId: number, buyerId: number): Promise<void> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':zero': 0 };
+  const sets = METRICS.map((metric, index) => {
+    names[`#t${index}`] = counterAttribute(metric, 'total');
+    return `#t${index} = :zero`;
+  });
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.buyerStats(companyId, buyerId),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { activeScheduleItem, isWithinSchedule, parseTimeRange, scheduleDaySchema } from '../../shared/buyers/schedule.js';
+
+describe('parseTimeRange', () => {
+  it('reads ranges, including one ending at 24:00 and one spanning midnight', () => {
+    expect(parseTimeRange('09:00..17:30')).toEqual({ ok: true, range: { start: 540, end: 1050 } });
+    expect(parseTimeRange('18:00..24:00')).toEqual({ ok: true, range: { start: 1080, end: 1440 } });
+    expect(parseTimeRange('22:00..02:00')).toEqual({ ok: true, range: { start: 1320, end: 120 } });
+  });
+  it.each(['9:00..17:00', '09:00-17:00', '09:60..10:00', '25:00..26:00', '24:00..02:00', '24:30..02:00', '10:00..10:00', '', 'x'])('refuses %j', (text) => {
+    expect(parseTimeRange(text).ok).toBe(false);
+  });
+});
+
+describe('scheduleDaySchema', () => {
+  it('accepts days 0..6 as numbers or digit strings', () => {
+    expect(v.parse(scheduleDaySchema, { day: '0', times: ['09:00..17:00'] })).toEqual({ day: 0, times: ['09:00..17:00'] });
+  });
+  it('refuses a day outside 0..6 and a malformed range', () => {
+    expect(v.safeParse(scheduleDaySchema, { day: 7, times: [] }).success).toBe(false);
+    expect(v.safeParse(scheduleDaySchema, { day: 1, times: ['17:00'] }).success).toBe(false);
+  });
+});
+
+describe('isWithinSchedule', () => {
+  // 2026-11-20 is a Friday.
+  const friday = [{ day: 5, times: ['09:00..17:00'] }];
+
+  it('reads the time in the buyer\'s zone', () => {
+    // 14:30Z is 09:30 in New York: open there, not yet in Los Angeles (06:30).
+    expect(isWithinSchedule(friday, new Date('2026-11-20T14:30:00Z'), 'America/New_York')).toBe(true);
+    expect(isWithinSchedule(friday, new Date('2026-11-20T14:30:00Z'), 'America/Los_Angeles')).toBe(false);
+    // The end minute is outside.
+    expect(isWithinSchedule(friday, new Date('2026-11-20T22:00:00Z'), 'America/New_York')).toBe(false);
+  });
+
+  it('covers the next morning for a range spanning midnight, and not the morning before', () => {
+    const nights = [{ day: 5, times: ['22:00..02:00'] }];
+    expect(isWithinSchedule(nights, new Date('2026-11-20T23:00:00Z'), 'UTC')).toBe(true); // Friday 23:00
+    expect(isWithinSchedule(nights, new Date('2026-11-21T01:59:00Z'), 'UTC')).toBe(true); // Saturday 01:59
+    expect(isWithinSchedule(nights, new Date('2026-11-21T02:00:00Z'), 'UTC')).toBe(false);
+    expect(isWithinSchedule(nights, new Date('2026-11-20T01:00:00Z'), 'UTC')).toBe(false); // Friday 01:00
+  });
+
+  it('follows the zone across a daylight saving change', () => {
+    // US clocks go back on Sunday 2026-11-01: on the Saturday before, 09:30 EDT is 13:30Z;
+    // on the Monday after, 09:30 EST is 14:30Z.
+    const weekdays = [
+      { day: 6, times: ['09:00..10:00'] },
+      { day: 1, times: ['09:00..10:00'] },
+    ];
+    expect(isWithinSchedule(weekdays, new Date('2026-10-31T13:30:00Z'), 'America/New_York')).toBe(true);
+    expect(isWithinSchedule(weekdays, new Date('2026-11-02T13:30:00Z'), 'America/New_York')).toBe(false);
+    expect(isWithinSchedule(weekdays, new Date('2026-11-02T14:30:00Z'), 'America/New_York')).toBe(true);
+  });
+});
+
+describe('activeScheduleItem', () => {
+  it('returns the first item covering now', () => {
+    const items = [
+      { attempt_hourly_limit: 5, schedule: [{ day: 5, times: ['09:00..12:00'] }] },
+      { attempt_hourly_limit: 9, schedule: [{ day: 5, times: ['00:00..24:00'] }] },
+    ];
+    expect(activeScheduleItem(items, new Date('2026-11-20T10:00:00Z'), 'UTC')?.attempt_hourly_limit).toBe(5);
+    expect(activeScheduleItem(items, new Date('2026-11-20T13:00:00Z'), 'UTC')?.attempt_hourly_limit).toBe(9);
+    expect(activeScheduleItem(items, new Date('2026-11-21T13:00:00Z'), 'UTC')).toBeUndefined();
+    expect(activeScheduleItem(null, new Date(), 'UTC')).toBeUndefined();
+  });
+});
