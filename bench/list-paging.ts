@@ -1,12 +1,12 @@
 /**
  * List paging costs: what a list request reads from DynamoDB for each way of paging.
  *
- *   npx tsx bench/list-paging.ts
+ *   npx tsx bench/list-paging.ts        (or: npm run bench:paging)
  *
- * Starts its own DynamoDB Local in memory, creates one company with 1000 offer conversions
+ * Starts its own DynamoDB Local in memory (bench/support.ts), creates one company with 1000 offer conversions
  * through the repository (every 10th on offer 1, the rest on offer 2), then measures with
  * `queryRecordPage`'s ReadStats and with the capacity DynamoDB reports (ReturnConsumedCapacity,
- * asked for by a client middleware here, so product code is unchanged):
+ * asked for by a client middleware from bench/support.ts, so product code is unchanged):
  *   1. numbered pages in id order (page 1, 10, 40; per_page 25);
  *   2. a cursor walk with per_page 25;
  *   3. filtered cursor pages where 1 record in 10 matches;
@@ -16,35 +16,14 @@
  * timings are printed, since DynamoDB Local's speed says nothing about DynamoDB's.
  */
 import type { OperationRequest } from '../shared/http/request.js';
-
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-process.env.LOG_LEVEL ??= 'silent';
+import { countCalls, printTable, runWithDynamoDbLocal } from './support.js';
 
 const RECORDS = 1000;
 const PER_PAGE = 25;
 const MATCH_EVERY = 10;
 const RESOURCE = 'offer_conversions';
 
-const { startDynamoDbLocal } = await import('../shared/local/dynamodb-local.js');
-const dynamo = await startDynamoDbLocal();
-// Set before importing anything that reads shared/config.ts (as shared/local/main.ts does).
-process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-process.env.TABLE_NAME = 'call-tracking-bench';
-process.env.AWS_REGION ??= 'local';
-
-// A hard stop, so a hung emulator cannot keep the run going.
-const watchdog = setTimeout(() => {
-  console.error('bench: gave up after 120 s');
-  void dynamo.stop().finally(() => process.exit(1));
-}, 120_000);
-watchdog.unref();
-
-try {
-  await run();
-} finally {
-  clearTimeout(watchdog);
-  await dynamo.stop();
-}
+await runWithDynamoDbLocal({ tableName: 'call-tracking-bench', timeoutSeconds: 120 }, run);
 
 async function run(): Promise<void> {
   const { db, tableName } = await import('../shared/db/client.js');
@@ -57,37 +36,9 @@ async function run(): Promise<void> {
 
   await ensureTable(db, tableName);
 
-  // ---- capacity and call counting on the shared client ------------------------------------
-  interface Calls {
-    byCommand: Record<string, number>;
-    itemsReturned: number;
-    readUnits: number;
-  }
-  let calls: Calls = { byCommand: {}, itemsReturned: 0, readUnits: 0 };
-  const READS = new Set(['QueryCommand', 'GetItemCommand', 'BatchGetItemCommand']);
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      const name = context.commandName ?? 'unknown';
-      if (!READS.has(name)) return next(args);
-      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
-      const output = result.output as {
-        Count?: number;
-        Item?: unknown;
-        Responses?: Record<string, unknown[]>;
-        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
-      };
-      calls.byCommand[name] = (calls.byCommand[name] ?? 0) + 1;
-      calls.itemsReturned += output.Count ?? (output.Item ? 1 : 0) + Object.values(output.Responses ?? {}).reduce((sum, items) => sum + items.length, 0);
-      const consumed = Array.isArray(output.ConsumedCapacity) ? output.ConsumedCapacity : output.ConsumedCapacity ? [output.ConsumedCapacity] : [];
-      calls.readUnits += consumed.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
-      return result;
-    },
-    { step: 'initialize', name: 'benchReadCounter' },
-  );
-  const resetCalls = () => {
-    calls = { byCommand: {}, itemsReturned: 0, readUnits: 0 };
-  };
+  // ---- capacity and call counting on the shared client (read calls only) -------------------
+  const counter = countCalls(db, new Set(['QueryCommand', 'GetItemCommand', 'BatchGetItemCommand']));
+  const resetCalls = () => counter.reset();
 
   // ---- data ---------------------------------------------------------------------------------
   const company = await ensureCompany('bench');
@@ -116,7 +67,7 @@ async function run(): Promise<void> {
 
   const rows: string[][] = [];
   const show = (label: string, stats: ReadStats, records: number) => {
-    rows.push([label, String(records), String(stats.queries), String(stats.itemsRead), calls.readUnits.toFixed(1)]);
+    rows.push([label, String(records), String(stats.queries), String(stats.itemsRead), counter.current.readUnits.toFixed(1)]);
   };
   const measure = async (label: string, read: (stats: ReadStats) => Promise<number>) => {
     resetCalls();
@@ -125,15 +76,6 @@ async function run(): Promise<void> {
     show(label, stats, records);
     return stats;
   };
-  const printTable = (title: string, header: string[], body: string[][]) => {
-    const widths = header.map((cell, column) => Math.max(cell.length, ...body.map((row) => (row[column] ?? '').length)));
-    const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
-    console.log(`\n${title}`);
-    console.log(line(header));
-    console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-    for (const row of body) console.log(line(row));
-  };
-
   console.log(`List paging: ${RECORDS} ${RESOURCE} records in one company, per_page ${PER_PAGE}, 1 in ${MATCH_EVERY} on offer 1.`);
   console.log('Items read = items DynamoDB returned to the Query calls (ReadStats); RCU = capacity DynamoDB Local reports (eventually consistent reads).');
 
@@ -157,7 +99,7 @@ async function run(): Promise<void> {
     const shown = records.slice(0, PER_PAGE);
     walk.push(stats);
     walkRecords += shown.length;
-    walkUnits += calls.readUnits;
+    walkUnits += counter.current.readUnits;
     if (records.length <= PER_PAGE) break;
     afterId = shown[shown.length - 1]!.id;
   }
@@ -217,10 +159,10 @@ async function run(): Promise<void> {
     resetCalls();
     const result = await list(request);
     if (result.kind !== 'list') throw new Error(`unexpected ${result.kind} result`);
-    const commands = Object.entries(calls.byCommand)
+    const commands = Object.entries(counter.current.byCommand)
       .map(([name, count]) => `${count} ${name.replace(/Command$/, '')}`)
       .join(', ');
-    engineRows.push([`GET /api/v1/${RESOURCE}?${label}`, String(result.records.length), commands, String(calls.itemsReturned), calls.readUnits.toFixed(1)]);
+    engineRows.push([`GET /api/v1/${RESOURCE}?${label}`, String(result.records.length), commands, String(counter.current.itemsReturned), counter.current.readUnits.toFixed(1)]);
     return result.metadata;
   };
   // Warm the cursor signing key (read once per process), so the rows below show steady state.

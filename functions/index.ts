@@ -9,5 +9,8 @@ export const handlerModules: Record<RouteGroup, () => Promise<{ handler: (event:
   offers: () => import('./offers/handler.js'),
   integrations: () => import('./integrations/handler.js'),
   admin: () => import('./admin/handler.js'),
+  contacts: () => import('./contacts/handler.js'),
+  inbound: () => import('./inbound/handler.js'),
   buyers: () => import('./buyers/handler.js'),
+  numbers: () => import('./numbers/handler.js'),
 };

@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ServiceApi } from './constructs/api.js';
 import { ServiceTable } from './constructs/table.js';
@@ -14,7 +14,20 @@ export class CallTrackingStack extends Stack {
     this.table = new ServiceTable(this, 'Table');
     // `cdk deploy -c emailFrom=noreply@your-domain` (an SES-verified identity) for team invitations.
     const emailFrom = String(this.node.tryGetContext('emailFrom') ?? 'noreply@example.com');
-    this.api = new ServiceApi(this, 'Api', { table: this.table, emailFrom });
+    // Tracking numbers: `-c twilioAccountSid=AC... -c twilioAuthTokenSecret=<Secrets Manager secret
+    // name or ARN holding the auth token>` (optional `-c twilioApiBase=https://...`). The token is
+    // a dynamic reference resolved by CloudFormation at deploy time, never in the template or repo.
+    const context = (name: string): string | undefined => {
+      const value: unknown = this.node.tryGetContext(name);
+      return typeof value === 'string' && value ? value : undefined;
+    };
+    const tokenSecret = context('twilioAuthTokenSecret');
+    const twilio = {
+      accountSid: context('twilioAccountSid'),
+      authToken: tokenSecret ? SecretValue.secretsManager(tokenSecret).unsafeUnwrap() : undefined,
+      apiBase: context('twilioApiBase'),
+    };
+    this.api = new ServiceApi(this, 'Api', { table: this.table, emailFrom, twilio });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table' });

@@ -11,6 +11,11 @@ export interface ServiceApiProps {
   table: ITableV2;
   /** Sender address for SES (a verified identity in the account). */
   emailFrom: string;
+  /**
+   * The Twilio-compatible carrier of the number provider port. Unset values are left out of the
+   * environment, and the provider then refuses to start with a message naming the context keys.
+   */
+  twilio?: { accountSid?: string; authToken?: string; apiBase?: string };
 }
 
 /** `subscriptions` → `Subscriptions`, for readable construct ids. */
@@ -55,6 +60,13 @@ export class ServiceApi extends Construct {
         fn.addEnvironment('EMAIL_ADAPTER', 'ses');
         fn.addEnvironment('EMAIL_FROM', props.emailFrom);
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: ['*'] }));
+      }
+      if (ports.includes('numbers')) {
+        fn.addEnvironment('NUMBER_PROVIDER', 'twilio');
+        const twilio = props.twilio ?? {};
+        if (twilio.accountSid) fn.addEnvironment('TWILIO_ACCOUNT_SID', twilio.accountSid);
+        if (twilio.authToken) fn.addEnvironment('TWILIO_AUTH_TOKEN', twilio.authToken);
+        if (twilio.apiBase) fn.addEnvironment('TWILIO_API_BASE', twilio.apiBase);
       }
       // Least privilege: exactly the group's declared actions, on the table and its indexes.
       fn.addToRolePolicy(

@@ -1,7 +1,10 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { EmailPort } from '../ports/email.js';
+import type { NumberProvider } from '../ports/numbers.js';
 import { SesEmail } from './aws/ses-email.js';
+import { TwilioNumbers } from './aws/twilio-numbers.js';
 import { EmailOutbox } from './local/email-outbox.js';
+import { DEFAULT_LOCAL_NUMBER_RANGE, TestNumberRange } from './local/test-number-range.js';
 
 /**
  * Wires each port to its adapter from the environment, once per process. Functions ask for a
@@ -26,4 +29,31 @@ let email: EmailPort | undefined;
 export function emailPort(): EmailPort {
   email ??= createEmailPort();
   return email;
+}
+
+/**
+ * NUMBER_PROVIDER: `twilio` (default; TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, optional
+ * TWILIO_API_BASE) or `local` (LOCAL_NUMBER_RANGE, default +14155550100..+14155550199). Read on
+ * first use, so functions that never touch numbers need no carrier settings.
+ */
+export function createNumberProvider(env: NodeJS.ProcessEnv = process.env): NumberProvider {
+  const adapter = env.NUMBER_PROVIDER || 'twilio';
+  if (adapter === 'local') return new TestNumberRange(env.LOCAL_NUMBER_RANGE || DEFAULT_LOCAL_NUMBER_RANGE);
+  if (adapter === 'twilio') {
+    const accountSid = env.TWILIO_ACCOUNT_SID;
+    const authToken = env.TWILIO_AUTH_TOKEN;
+    if (!accountSid || !authToken) {
+      throw new Error('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set for the Twilio number provider (cdk deploy -c twilioAccountSid=... -c twilioAuthTokenSecret=...)');
+    }
+    return new TwilioNumbers({ accountSid, authToken, baseUrl: env.TWILIO_API_BASE });
+  }
+  throw new Error(`Unknown NUMBER_PROVIDER ${adapter}`);
+}
+
+let numbers: NumberProvider | undefined;
+
+/** The number provider of this process (made on first use). */
+export function numberProvider(): NumberProvider {
+  numbers ??= createNumberProvider();
+  return numbers;
 }

@@ -1,5 +1,5 @@
 import { emailPort } from '../adapters/index.js';
-import { getRecord, queryAllRecords } from '../db/records.js';
+import { getRecord, queryAllRecords, updateRecord } from '../db/records.js';
 import { ValidationError } from '../http/errors.js';
 import { BUYER_WRITABLE_FIELDS } from '../resources/buyer-fields.js';
 import type { HookContext } from '../resources/define.js';
@@ -76,3 +76,21 @@ export async function afterWrite(
   if (change.fields.reset_total_caps === true) await resetTotalCounters(context.companyId, Number(change.after.id));
 }
 
+
+/** A deleted buyer leaves the groups it was in, so no group lists a buyer that does not exist. */
+/** Records that name buyers in a `buyer_ids` list: a deleted buyer is taken out of each. */
+const BUYER_LISTS = ['buyer_groups', 'offers', 'inbound_webhooks'] as const;
+
+/**
+ * A deleted buyer leaves every group, offer and inbound webhook that listed it, so saving one
+ * of those with the `buyer_ids` it shows never fails on a buyer that is gone.
+ */
+export async function afterDelete(context: HookContext, buyer: Record<string, unknown>): Promise<void> {
+  const id = Number(buyer.id);
+  for (const resource of BUYER_LISTS) {
+    for (const record of await queryAllRecords(context.companyId, resource)) {
+      const members = Array.isArray(record.buyer_ids) ? (record.buyer_ids as number[]) : [];
+      if (members.includes(id)) await updateRecord(context.companyId, resource, record.id, { buyer_ids: members.filter((member) => member !== id) });
+    }
+  }
+}

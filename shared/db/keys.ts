@@ -33,6 +33,24 @@ export const keys = {
    */
   buyerStats: (companyId: number, buyerId: number): Key => ({ pk: keys.resourcePartition(companyId, 'buyers'), sk: `stats#${padId(buyerId)}` }),
 
+  /** A blacklisted caller number; the partition lists the company's blacklist. */
+  blacklist: (companyId: number, number: string): Key => ({ pk: `${companyPrefix(companyId)}#blacklist`, sk: number }),
+
+  /**
+   * High-volume records (logs, calls) live in one partition per company, resource and UTC day,
+   * so writes spread over partitions and a day is one Query; sort key = padded time-sortable id.
+   */
+  dayPartition: (companyId: number, resource: string, day: string): string => `${companyPrefix(companyId)}#${resource}#${day}`,
+
+  /** Requests counted for a rate limit in one window; expires with its window (TTL). */
+  rateCounter: (companyId: number, scope: string, window: string): Key => ({ pk: `${companyPrefix(companyId)}#rate#${scope}`, sk: window }),
+
+  /** A tracking number held for one caller after a post, so their call reaches the pinged buyers. */
+  numberReservation: (companyId: number, number: string, caller: string): Key => ({
+    pk: `${companyPrefix(companyId)}#number_reservations`,
+    sk: `${number}#${caller}`,
+  }),
+
   /** Per-company id sequence for a configuration resource. */
   sequence: (companyId: number, resource: string): Key => ({ pk: `${companyPrefix(companyId)}#seq`, sk: resource }),
 

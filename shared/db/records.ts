@@ -29,10 +29,15 @@ export function withoutKeys(item: Record<string, unknown>): StoredRecord {
   return copy as StoredRecord;
 }
 
-/** A unique-value lookup item to write with a record; `field` names it in a 409. */
+/**
+ * A unique-value lookup item to write with a record; `field` names it in a 409. `attributes`
+ * are copied into the item (the routing fields of a tracking number), so a reader of the
+ * lookup needs no second read.
+ */
 export interface LookupWrite {
   key: Key;
   field: string;
+  attributes?: Record<string, unknown>;
 }
 
 /** The next id of a company's resource (atomic ADD on the sequence item). */
@@ -67,24 +72,29 @@ export async function getLookup(key: Key): Promise<{ company_id: number; id: num
   return result.Item ? { company_id: Number(result.Item.company_id), id: Number(result.Item.id) } : undefined;
 }
 
-/** Records by id, in the order asked, skipping ids that do not exist (BatchGetItem, 100 a call). */
-export async function getRecords(companyId: number, resource: string, ids: readonly number[]): Promise<StoredRecord[]> {
-  const unique = [...new Set(ids)];
-  const found = new Map<number, StoredRecord>();
-  for (let start = 0; start < unique.length; start += 100) {
-    let requestKeys: Record<string, unknown>[] | undefined = unique
-      .slice(start, start + 100)
-      .map((id) => keys.record(companyId, resource, id));
+/** The items that exist among `itemKeys`, in no particular order (BatchGetItem, 100 a call). */
+export async function getItems(itemKeys: readonly Key[]): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for (let start = 0; start < itemKeys.length; start += 100) {
+    let requestKeys: Record<string, unknown>[] | undefined = itemKeys.slice(start, start + 100);
     for (let attempt = 0; requestKeys?.length && attempt < 8; attempt++) {
       const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requestKeys } } }));
-      for (const item of result.Responses?.[tableName] ?? []) {
-        const record = withoutKeys(item);
-        found.set(record.id, record);
-      }
+      items.push(...(result.Responses?.[tableName] ?? []));
       requestKeys = result.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined;
       if (requestKeys?.length) await new Promise((done) => setTimeout(done, 25 * 2 ** attempt));
     }
     if (requestKeys?.length) throw new Error('BatchGetItem left keys unprocessed');
+  }
+  return items;
+}
+
+/** Records by id, in the order asked, skipping ids that do not exist (BatchGetItem, 100 a call). */
+export async function getRecords(companyId: number, resource: string, ids: readonly number[]): Promise<StoredRecord[]> {
+  const unique = [...new Set(ids)];
+  const found = new Map<number, StoredRecord>();
+  for (const item of await getItems(unique.map((id) => keys.record(companyId, resource, id)))) {
+    const record = withoutKeys(item);
+    found.set(record.id, record);
   }
   return ids.flatMap((id) => {
     const record = found.get(id);
@@ -108,6 +118,10 @@ async function transact(items: TransactItem[], conflictFields: Map<number, strin
   }
 }
 
+function lookupItem(companyId: number, resource: string, id: number, lookup: LookupWrite): Record<string, unknown> {
+  return { ...lookup.attributes, ...lookup.key, company_id: companyId, resource, id };
+}
+
 function lookupPuts(companyId: number, resource: string, id: number, lookups: readonly LookupWrite[], offset: number) {
   const items: TransactItem[] = [];
   const conflicts = new Map<number, string>();
@@ -116,7 +130,7 @@ function lookupPuts(companyId: number, resource: string, id: number, lookups: re
     items.push({
       Put: {
         TableName: tableName,
-        Item: { ...lookup.key, company_id: companyId, resource, id },
+        Item: lookupItem(companyId, resource, id, lookup),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });
@@ -169,14 +183,15 @@ function setExpression(changes: Record<string, unknown>) {
 
 /**
  * Sets the given attributes (null stores null: a blanked field) on an existing record, moving
- * unique lookups when their values change. Returns undefined when the record does not exist.
+ * unique lookups when their values change and re-writing the lookups in `refresh` (whose copied
+ * attributes changed), in one transaction. Returns undefined when the record does not exist.
  */
 export async function updateRecord(
   companyId: number,
   resource: string,
   id: number,
   changes: Record<string, unknown>,
-  lookups: { remove: readonly Key[]; add: readonly LookupWrite[] } = { remove: [], add: [] },
+  lookups: { remove: readonly Key[]; add: readonly LookupWrite[]; refresh?: readonly LookupWrite[] } = { remove: [], add: [] },
 ): Promise<StoredRecord | undefined> {
   const set = setExpression(changes);
   if (set.empty) return getRecord(companyId, resource, id);
@@ -189,13 +204,20 @@ export async function updateRecord(
     ExpressionAttributeValues: set.values,
   };
   try {
-    if (lookups.remove.length === 0 && lookups.add.length === 0) {
+    const refresh = lookups.refresh ?? [];
+    if (lookups.remove.length === 0 && lookups.add.length === 0 && refresh.length === 0) {
       const result = await db.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
       return result.Attributes ? withoutKeys(result.Attributes) : undefined;
     }
     const puts = lookupPuts(companyId, resource, id, lookups.add, 1);
     await transact(
-      [{ Update: update }, ...puts.items, ...lookups.remove.map((key) => ({ Delete: { TableName: tableName, Key: key } }))],
+      [
+        { Update: update },
+        ...puts.items,
+        ...lookups.remove.map((key) => ({ Delete: { TableName: tableName, Key: key } })),
+        // The record's own lookups, unconditionally: the Update's condition already proves the record exists.
+        ...refresh.map((lookup) => ({ Put: { TableName: tableName, Item: lookupItem(companyId, resource, id, lookup) } })),
+      ],
       puts.conflicts,
     );
     return getRecord(companyId, resource, id);

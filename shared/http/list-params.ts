@@ -149,10 +149,17 @@ function compareValues(a: unknown, b: unknown): number {
   return String(a).localeCompare(String(b));
 }
 
-/** Sorts by one attribute, ties broken by id so pages are stable. */
+function isBlank(value: unknown): boolean {
+  return value === null || value === undefined;
+}
+
+/** Sorts by one attribute, blanks last in either direction, ties broken by id so pages are stable. */
 export function sortRecords<T extends Sortable>(records: readonly T[], order: string, direction: 'asc' | 'desc'): T[] {
   const sign = direction === 'desc' ? -1 : 1;
-  return [...records].sort((a, b) => sign * (compareValues(a[order], b[order]) || compareValues(a.id, b.id)));
+  return [...records].sort((a, b) => {
+    const blanks = Number(isBlank(a[order])) - Number(isBlank(b[order]));
+    return blanks || sign * (compareValues(a[order], b[order]) || compareValues(a.id, b.id));
+  });
 }
 
 export interface Page<T> {

@@ -6,7 +6,7 @@ export interface RouteGroupDefinition {
   description: string;
   tableActions: readonly string[];
   /** Ports beyond the table the group's function uses; the stack wires and permits each. */
-  ports?: readonly 'email'[];
+  ports?: readonly ('email' | 'numbers')[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -28,7 +28,13 @@ export const routeGroups = {
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
   buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD, ports: ['email'] },
+  inbound: { description: 'Inbound webhooks: ping, post, their logs, and their configuration', tableActions: CRUD },
+  contacts: {
+    description: 'The company blacklist',
+    tableActions: [...AUTH, 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+  },
   admin: { description: 'Teams, blacklist unblock jobs, manual webhook fires, collections', tableActions: CRUD },
+  numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
 } as const satisfies Record<string, RouteGroupDefinition>;
 
 export type RouteGroup = keyof typeof routeGroups;

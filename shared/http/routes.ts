@@ -13,7 +13,7 @@ import type { RouteGroup } from './route-groups.js';
 
 export { routeGroups, type RouteGroup } from './route-groups.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
 
 /**
  * How a request is authorised:
@@ -76,7 +76,18 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'DELETE', path: `${API}/subscriptions`, group: 'subscriptions', auth: 'basic', operation: 'subscriptions.deleteByTargetUrl' },
   { method: 'PUT', path: `${API}/integrations/objects/{id}`, group: 'integrations', auth: 'basic', operation: 'integrations.setActive' },
   { method: 'GET', path: `${API}/collections/{type}`, group: 'admin', auth: 'basic', operation: 'collections.show' },
+  // Ping and post: found by vanity name, no company credentials; GET too, and CORS preflight.
+  ...(['ping', 'post'] as const).flatMap((kind): RouteDefinition[] => [
+    { method: 'POST', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'ping', operation: `inbound_webhooks.${kind}` },
+    { method: 'GET', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'ping', operation: `inbound_webhooks.${kind}` },
+    { method: 'OPTIONS', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'none', operation: 'inbound_webhooks.preflight' },
+  ]),
+  { method: 'GET', path: `${API}/inbound_webhook_logs`, group: 'inbound', auth: 'basic', operation: 'inbound_webhook_logs.list' },
+  { method: 'POST', path: `${API}/contacts/{caller_id}/caller_block`, group: 'contacts', auth: 'basic', operation: 'contacts.callerBlock' },
+  { method: 'POST', path: `${API}/contacts/{caller_id}/caller_unblock`, group: 'contacts', auth: 'basic', operation: 'contacts.callerUnblock' },
+  { method: 'GET', path: `${API}/contacts/suppression_list`, group: 'contacts', auth: 'basic', operation: 'contacts.suppressionList' },
   { method: 'GET', path: `${API}/buyers/{user_buyer_id}/by_user_buyer_id`, group: 'buyers', auth: 'basic', operation: 'buyers.showByUserBuyerId' },
+  { method: 'GET', path: `${API}/phone_numbers/search`, group: 'numbers', auth: 'basic', operation: 'phone_numbers.search' },
 ];
 
 export const routes: readonly RouteDefinition[] = [...resources.flatMap(resourceRoutes), ...behaviourRoutes];

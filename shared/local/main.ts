@@ -8,6 +8,7 @@ import { startDynamoDbLocal } from './dynamodb-local.js';
  */
 // Local mode runs on the machine's Node 20; the Lambdas run on Node 22, so the SDK's notice is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.NUMBER_PROVIDER ??= 'local';
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -24,6 +25,9 @@ mkdirSync(dataDir, { recursive: true });
 const dynamo = await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
 process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 process.env.TABLE_NAME ??= 'call-tracking-local';
+// Local adapters: nothing leaves the machine. E-mails land in DATA_DIR/outbox/emails.jsonl.
+process.env.EMAIL_ADAPTER ??= 'local';
+process.env.OUTBOX_DIR ??= join(dataDir, 'outbox');
 const runtimeFile = join(dataDir, 'runtime.json');
 
 // Imported only now: these modules read the configuration above when they load.

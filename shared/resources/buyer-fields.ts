@@ -104,7 +104,10 @@ export const buyerWritable = {
   record_calls: v.optional(booleanParam),
   press_one_to_accept: v.optional(blankable(booleanParam)),
   generate_team: v.optional(booleanParam),
-  team_users_emails: v.optional(blankable(listOf(emailParam, 'is not a list of e-mail addresses'))),
+  // Each address once (compared lower-cased, as stored): an invitee listed twice is invited once.
+  team_users_emails: v.optional(
+    blankable(v.pipe(listOf(emailParam, 'is not a list of e-mail addresses'), v.transform((emails) => [...new Set(emails)]))),
+  ),
   team_offer_ids: v.optional(idListParam),
   record_token_filter_list: v.optional(tokenFilterListParam),
   record_token_additional_list: v.optional(tokenListParam),

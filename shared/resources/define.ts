@@ -38,6 +38,18 @@ export interface ResourceBehaviour {
   prepareCreate?: (context: HookContext, fields: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** Effects after a successful create or update (invitations, counter resets). */
   afterWrite?: (context: HookContext, change: { before?: Record<string, unknown>; after: Record<string, unknown>; fields: Record<string, unknown> }) => Promise<void>;
+  /**
+   * Takes hold of what a new record stands for outside the table (buys a phone number), once
+   * every check has passed, just before the write; sees the record to be written and the fields
+   * sent (instructions included). Returns fields to store with the record and how to give it
+   * back, which the engine calls when the write fails (a taken unique value).
+   */
+  acquire?: (
+    context: HookContext,
+    draft: { record: Record<string, unknown>; fields: Record<string, unknown> },
+  ) => Promise<{ fields: Record<string, unknown>; release: () => Promise<void> }>;
+  /** Effects after a delete (taking the record out of other records' lists). */
+  afterDelete?: (context: HookContext, record: Record<string, unknown>) => Promise<void>;
 }
 
 /** What hooks see of the request. */
@@ -88,6 +100,12 @@ export interface ResourceDefinition {
   csv?: boolean;
   foreignKeys?: Record<string, ForeignKey>;
   unique?: readonly UniqueField[];
+  /**
+   * Attributes copied into every unique lookup item of the record (a tracking number's routing
+   * fields), so one GetItem of the lookup answers. Written on create, re-written in the update's
+   * transaction when they change, deleted with the record.
+   */
+  lookupAttributes?: (record: Record<string, unknown>) => Record<string, unknown>;
   /** Values computed on create that the client cannot set (tokens, owner). */
   generate?: (context: HookContext) => Record<string, unknown>;
   /** Columns derived from the stored record when it is shown. */

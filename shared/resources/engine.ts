@@ -20,6 +20,7 @@ import { NotFoundError, ValidationError, type FieldErrors } from '../http/errors
 import { listParamsSchema, paginate, sortRecords, type ListParams } from '../http/list-params.js';
 import type { Operation, OperationRequest, OperationResult, Params } from '../http/request.js';
 import { validate } from '../http/validation.js';
+import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
 import { allColumns, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
 import { recordPredicate } from './list-conditions.js';
@@ -90,10 +91,18 @@ function lookupKey(resource: ResourceDefinition, companyId: number, field: strin
     : keys.lookup(companyId, resource.name, field, String(value));
 }
 
-function lookupsOf(resource: ResourceDefinition, companyId: number, record: Record<string, unknown>): LookupWrite[] {
+/** The unique lookup items of a record, each carrying the resource's lookup attributes. */
+export function lookupsOf(resource: ResourceDefinition, companyId: number, record: Record<string, unknown>): LookupWrite[] {
+  const attributes = resource.lookupAttributes?.(record);
   return (resource.unique ?? [])
     .filter(({ field }) => record[field] !== null && record[field] !== undefined && record[field] !== '')
-    .map(({ field, scope }) => ({ field, key: lookupKey(resource, companyId, field, scope, record[field]) }));
+    .map(({ field, scope }) => ({ field, key: lookupKey(resource, companyId, field, scope, record[field]), ...(attributes ? { attributes } : {}) }));
+}
+
+/** Whether a write changes what the record's lookup items copy (so they must be re-written). */
+export function lookupAttributesChanged(resource: ResourceDefinition, before: Record<string, unknown>, after: Record<string, unknown>): boolean {
+  if (!resource.lookupAttributes) return false;
+  return JSON.stringify(resource.lookupAttributes(before)) !== JSON.stringify(resource.lookupAttributes(after));
 }
 
 /** The nested association objects of a page of records, read with one BatchGet per resource. */
@@ -284,18 +293,31 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const draft = { ...resource.defaults, ...fields };
       checkRecord(resource, draft);
       await checkForeignKeys(resource, companyId, fields);
-      const record: StoredRecord = {
-        ...draft,
-        ...resource.generate?.(context),
-        // Stored with every record (createRecord adds it); here too, so create answers as show will.
-        company_id: companyId,
-        id: await nextId(companyId, resource.name),
-        uuid: randomUUID(),
-        created_at: typeof fields.created_at === 'string' ? fields.created_at : now,
-        updated_at: typeof fields.updated_at === 'string' ? fields.updated_at : now,
-        user_updated_at: now,
-      };
-      await createRecord(companyId, resource.name, record, lookupsOf(resource, companyId, record));
+      const generated = { ...draft, ...resource.generate?.(context) };
+      // Something outside the table (a purchased number) that must be given back if the write fails.
+      const acquired = await behaviour?.acquire?.(context, { record: generated, fields: validated });
+      let record: StoredRecord;
+      try {
+        record = {
+          ...generated,
+          ...acquired?.fields,
+          // Stored with every record (createRecord adds it); here too, so create answers as show will.
+          company_id: companyId,
+          id: await nextId(companyId, resource.name),
+          uuid: randomUUID(),
+          created_at: typeof fields.created_at === 'string' ? fields.created_at : now,
+          updated_at: typeof fields.updated_at === 'string' ? fields.updated_at : now,
+          user_updated_at: now,
+        };
+        await createRecord(companyId, resource.name, record, lookupsOf(resource, companyId, record));
+      } catch (error) {
+        if (acquired) {
+          await acquired.release().catch((releaseError: unknown) =>
+            logger.error({ err: releaseError, resource: resource.name, companyId }, 'could not give back what a failed create acquired'),
+          );
+        }
+        throw error;
+      }
       await behaviour?.afterWrite?.(context, { after: record, fields: validated });
       return recordResult(resource, request, record);
     },
@@ -312,17 +334,21 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const fields = withoutInstructions(resource, validated);
       const changedUnique = (resource.unique ?? []).filter(({ field }) => field in fields);
       const behaviour = await resource.behaviour?.();
-      const needsBefore = Boolean(resource.check || behaviour?.afterWrite || changedUnique.length);
+      const needsBefore = Boolean(resource.check || behaviour?.afterWrite || changedUnique.length || resource.lookupAttributes);
       const before = needsBefore ? await findOrThrow(resource, companyId, id) : undefined;
       if (before) checkRecord(resource, { ...before, ...fields });
       await checkForeignKeys(resource, companyId, fields);
       const now = request.now.toISOString();
-      let lookups: { remove: Key[]; add: LookupWrite[] } | undefined;
-      if (before && changedUnique.length) {
+      let lookups: { remove: Key[]; add: LookupWrite[]; refresh: LookupWrite[] } | undefined;
+      if (before && (changedUnique.length || resource.lookupAttributes)) {
+        const after = { ...before, ...fields };
         const moved = changedUnique.filter(({ field }) => before[field] !== fields[field]);
+        const stayed = (resource.unique ?? []).filter((unique) => !moved.includes(unique));
         lookups = {
           remove: lookupsOf({ ...resource, unique: moved }, companyId, before).map((lookup) => lookup.key),
-          add: lookupsOf({ ...resource, unique: moved }, companyId, fields),
+          add: lookupsOf({ ...resource, unique: moved }, companyId, after),
+          // Lookups that stay hold copies of the record's lookup attributes: re-written when those change.
+          refresh: lookupAttributesChanged(resource, before, after) ? lookupsOf({ ...resource, unique: stayed }, companyId, after) : [],
         };
       }
       const updated = await updateRecord(companyId, resource.name, id, { ...fields, updated_at: now, user_updated_at: now }, lookups);
@@ -340,6 +366,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
         ...(resource.companions?.(companyId, record.id) ?? []),
       ]);
       if (!removed) throw new NotFoundError();
+      await (await resource.behaviour?.())?.afterDelete?.(hookContext(request), record);
       return recordResult(resource, request, record);
     },
   };

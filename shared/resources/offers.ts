@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { blankable, presentString } from '../http/param-schemas.js';
 import { ALL_OPERATIONS, defineResource } from './define.js';
-import { timeZoneParam } from './field-schemas.js';
+import { idListParam, timeZoneParam } from './field-schemas.js';
 
 /**
  * Offers: what a company sells calls and leads for. The reference gives no fields; these are the
@@ -21,10 +21,18 @@ export const offers = defineResource({
   plural: 'offers',
   type: 'Offer',
   operations: ALL_OPERATIONS,
-  createSchema: v.object({ name: presentString, description: text, time_zone: v.optional(timeZoneParam) }),
-  updateSchema: v.object({ name: v.optional(presentString), description: text, time_zone: v.optional(timeZoneParam) }),
-  defaults: { name: null, description: null, time_zone: 'UTC' },
-  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token'],
+  // buyer_ids and buyer_group_ids: the buyers that may take the offer's calls.
+  createSchema: v.object({ name: presentString, description: text, time_zone: v.optional(timeZoneParam), buyer_ids: v.optional(idListParam), buyer_group_ids: v.optional(idListParam) }),
+  updateSchema: v.object({
+    name: v.optional(presentString),
+    description: text,
+    time_zone: v.optional(timeZoneParam),
+    buyer_ids: v.optional(idListParam),
+    buyer_group_ids: v.optional(idListParam),
+  }),
+  defaults: { name: null, description: null, time_zone: 'UTC', buyer_ids: [], buyer_group_ids: [] },
+  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token', 'buyer_ids', 'buyer_group_ids'],
+  foreignKeys: { buyer_ids: { resource: 'buyers' }, buyer_group_ids: { resource: 'buyer_groups' } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
   csv: true,

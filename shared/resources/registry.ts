@@ -2,9 +2,12 @@ import type { RouteGroup } from '../http/route-groups.js';
 import { buyerGroups, buyers } from './buyers.js';
 import { accessControlLists, unblockContactJobs, webhookManualFires } from './admin.js';
 import type { ResourceDefinition } from './define.js';
+import { inboundWebhooks } from './inbound-webhooks.js';
 import { integrations } from './integrations.js';
 import { offerConversions } from './offer-conversions.js';
 import { offers, trafficSources } from './offers.js';
+import { phoneNumbers } from './phone-numbers.js';
+import { ringPools } from './ring-pools.js';
 import { subscriptions } from './subscriptions.js';
 
 /**
@@ -22,6 +25,9 @@ export const resources: readonly ResourceDefinition[] = [
   accessControlLists,
   buyers,
   buyerGroups,
+  inboundWebhooks,
+  phoneNumbers,
+  ringPools,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

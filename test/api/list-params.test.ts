@@ -40,7 +40,7 @@ const COMMON_COLUMNS = [
   'routes_edit_path',
   'external_record_id',
 ];
-const OFFER_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token'];
+const OFFER_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token', 'buyer_ids', 'buyer_group_ids'];
 const CONVERSION_COLUMNS = [
   ...COMMON_COLUMNS,
   'context_menu_name',

@@ -36,7 +36,7 @@ const COMMON_COLUMNS = [
   'routes_edit_path',
   'external_record_id',
 ];
-const OFFER_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token'];
+const OFFER_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token', 'buyer_ids', 'buyer_group_ids'];
 const TRAFFIC_SOURCE_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone'];
 
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;

@@ -185,6 +185,46 @@ describe('functions', () => {
     }
   });
 
+  it.each(groups)('wires the number provider port of %s only when the group declares it', (group) => {
+    const declared: readonly string[] = 'ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : [];
+    const fn = functions[logicalIdOf(stack.api.groupFunctions[group])];
+    const variables = (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    if (declared.includes('numbers')) {
+      expect(variables.NUMBER_PROVIDER).toBe('twilio');
+    } else {
+      expect(variables.NUMBER_PROVIDER).toBeUndefined();
+    }
+    // Without context no carrier credentials are set (nor placeholders that look like them).
+    expect(variables.TWILIO_ACCOUNT_SID).toBeUndefined();
+    expect(variables.TWILIO_AUTH_TOKEN).toBeUndefined();
+  });
+
+  it('gives the numbers function the carrier account from context, the auth token as a Secrets Manager reference', () => {
+    const configured = new App({
+      context: {
+        'aws:cdk:bundling-stacks': [],
+        twilioAccountSid: 'AC00000000000000000000000000000000',
+        twilioAuthTokenSecret: 'call-tracking/twilio-auth-token',
+        twilioApiBase: 'https://carrier.example.test',
+      },
+    });
+    const configuredStack = new CallTrackingStack(configured, 'CallTrackingService');
+    const configuredFunctions = Template.fromStack(configuredStack).findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
+    const variablesOf = (group: RouteGroup) =>
+      (configuredFunctions[configuredStack.getLogicalId(configuredStack.api.groupFunctions[group].node.defaultChild as CfnElement)]?.Properties.Environment as {
+        Variables: Record<string, unknown>;
+      }).Variables;
+    expect(variablesOf('numbers')).toMatchObject({
+      NUMBER_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000000',
+      TWILIO_AUTH_TOKEN: '{{resolve:secretsmanager:call-tracking/twilio-auth-token:SecretString:::}}',
+      TWILIO_API_BASE: 'https://carrier.example.test',
+    });
+    for (const group of groups.filter((name) => name !== 'numbers')) {
+      expect(variablesOf(group).TWILIO_AUTH_TOKEN).toBeUndefined();
+    }
+  });
+
   it('gives the fallback function no table access', () => {
     const actions = actionsOf(stack.api.fallbackFunction);
     expect(actions.filter((action) => action.startsWith('dynamodb:'))).toEqual([]);

@@ -7,3 +7,4 @@ process.env.AWS_REGION = 'local';
 process.env.LOG_LEVEL ??= 'silent';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.EMAIL_ADAPTER = 'local';
+process.env.NUMBER_PROVIDER = 'local';

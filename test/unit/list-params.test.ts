@@ -53,6 +53,8 @@ describe('sortRecords and paginate', () => {
   it('sorts by the attribute with blanks last and ties broken by id', () => {
     expect(sortRecords(records, 'name', 'asc').map((r) => r.id)).toEqual([3, 1, 4, 2]);
     expect(sortRecords(records, 'id', 'desc').map((r) => r.id)).toEqual([4, 3, 2, 1]);
+    // Blanks stay last when descending too.
+    expect(sortRecords(records, 'name', 'desc').map((r) => r.id)).toEqual([4, 1, 3, 2]);
   });
   it('pages without losing or repeating a record', () => {
     const pages = [1, 2, 3].map((page) => paginate(records, page, 2));

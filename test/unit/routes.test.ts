@@ -12,6 +12,18 @@ const REFERENCE_ENDPOINTS = [
   'PUT /api/v1/subscriptions/:id',
   'DELETE /api/v1/subscriptions/:id',
   'DELETE /api/v1/subscriptions',
+  'GET /api/v1/phone_numbers',
+  'POST /api/v1/phone_numbers',
+  'GET /api/v1/phone_numbers/:id',
+  'PUT /api/v1/phone_numbers/:id',
+  'DELETE /api/v1/phone_numbers/:id',
+  'GET /api/v1/phone_numbers/search',
+  'GET /api/v1/ring_pools',
+  'GET /api/v1/ring_pools/new',
+  'POST /api/v1/ring_pools',
+  'GET /api/v1/ring_pools/:id',
+  'PUT /api/v1/ring_pools/:id',
+  'DELETE /api/v1/ring_pools/:id',
 ];
 
 describe('route table', () => {

@@ -1,0 +1,122 @@
+/**
+ * What the bench scripts share: their own DynamoDB Local in memory (with the environment that
+ * shared/config.ts reads set before any product module loads, and a watchdog), and a counter of
+ * DynamoDB calls and consumed capacity on the shared document client.
+ *
+ * Only type imports at the top: a bench script imports this module first, so the environment
+ * below is set before anything that reads it is loaded (everything else is imported lazily).
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.LOG_LEVEL ??= 'silent';
+
+export interface BenchOptions {
+  /** Table the script creates in its emulator. */
+  tableName: string;
+  /** A hard stop, so a hung emulator cannot keep the run going. */
+  timeoutSeconds: number;
+}
+
+/**
+ * Starts DynamoDB Local in memory, points the service's configuration at it (set before importing
+ * anything that reads shared/config.ts, as shared/local/main.ts does), runs `body` and stops the
+ * emulator whatever happens. `body` must import product modules dynamically.
+ */
+export async function runWithDynamoDbLocal(options: BenchOptions, body: () => Promise<void>): Promise<void> {
+  const { startDynamoDbLocal } = await import('../shared/local/dynamodb-local.js');
+  const dynamo = await startDynamoDbLocal();
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  process.env.TABLE_NAME = options.tableName;
+  process.env.AWS_REGION ??= 'local';
+
+  const watchdog = setTimeout(() => {
+    console.error(`bench: gave up after ${options.timeoutSeconds} s`);
+    void dynamo.stop().finally(() => process.exit(1));
+  }, options.timeoutSeconds * 1000);
+  watchdog.unref();
+
+  try {
+    await body();
+  } finally {
+    clearTimeout(watchdog);
+    await dynamo.stop();
+  }
+}
+
+/** What the counted calls did since the last reset. */
+export interface CallCounts {
+  /** Calls by SDK command name (`QueryCommand`, `GetItemCommand`, `TransactWriteItemsCommand`...). */
+  byCommand: Record<string, number>;
+  /** Items returned: a Query's Count, a GetItem's item, a BatchGetItem's responses. */
+  itemsReturned: number;
+  /** Capacity DynamoDB reported for read commands. */
+  readUnits: number;
+  /** Capacity DynamoDB reported for write commands. */
+  writeUnits: number;
+  /** Capacity by command name (read and write). */
+  unitsByCommand: Record<string, number>;
+}
+
+export const READ_COMMANDS: ReadonlySet<string> = new Set(['QueryCommand', 'GetItemCommand', 'BatchGetItemCommand', 'ScanCommand', 'TransactGetItemsCommand']);
+
+export interface CallCounter {
+  /** The counts since the last reset (live: later calls change it until the next reset; copy to keep). */
+  readonly current: CallCounts;
+  reset(): void;
+}
+
+function emptyCounts(): CallCounts {
+  return { byCommand: {}, itemsReturned: 0, readUnits: 0, writeUnits: 0, unitsByCommand: {} };
+}
+
+/**
+ * Adds a middleware to the client that asks DynamoDB for the consumed capacity
+ * (ReturnConsumedCapacity TOTAL) of the commands in `commands` (every command when omitted) and
+ * counts them, so product code is unchanged. Other commands pass through untouched.
+ */
+export function countCalls(client: DynamoDBDocumentClient, commands?: ReadonlySet<string>): CallCounter {
+  let counts = emptyCounts();
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const name = context.commandName ?? 'unknown';
+      if (commands && !commands.has(name)) return next(args);
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const output = result.output as {
+        Count?: number;
+        Item?: unknown;
+        Responses?: Record<string, unknown[]> | unknown[];
+        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
+      };
+      counts.byCommand[name] = (counts.byCommand[name] ?? 0) + 1;
+      const batchItems = output.Responses && !Array.isArray(output.Responses) ? Object.values(output.Responses).reduce((sum, items) => sum + items.length, 0) : 0;
+      counts.itemsReturned += output.Count ?? (output.Item ? 1 : 0) + batchItems;
+      const consumed = Array.isArray(output.ConsumedCapacity) ? output.ConsumedCapacity : output.ConsumedCapacity ? [output.ConsumedCapacity] : [];
+      const units = consumed.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
+      counts.unitsByCommand[name] = (counts.unitsByCommand[name] ?? 0) + units;
+      if (READ_COMMANDS.has(name)) counts.readUnits += units;
+      else counts.writeUnits += units;
+      return result;
+    },
+    { step: 'initialize', name: 'benchCallCounter' },
+  );
+  return {
+    get current() {
+      return counts;
+    },
+    reset() {
+      counts = emptyCounts();
+    },
+  };
+}
+
+/** Prints a table: first column left-aligned, the others right-aligned. */
+export function printTable(title: string, header: string[], body: string[][]): void {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...body.map((row) => (row[column] ?? '').length)));
+  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  console.log(`\n${title}`);
+  console.log(line(header));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const row of body) console.log(line(row));
+}

@@ -1,0 +1,16 @@
+import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { groupOperations } from '../../shared/resources/engine.js';
+import { resourcesOfGroup } from '../../shared/resources/registry.js';
+import { corsPreflight, inboundOperation } from '../../shared/routing/inbound.js';
+import { listLogs } from './logs.js';
+import { ping } from './ping.js';
+import { post } from './post.js';
+
+/** Inbound webhooks: configuration, the partner-facing ping and post, and their logs. */
+export const handler = createRouteGroupHandler('inbound', {
+  ...groupOperations(resourcesOfGroup('inbound')),
+  'inbound_webhooks.ping': inboundOperation(ping),
+  'inbound_webhooks.post': inboundOperation(post),
+  'inbound_webhooks.preflight': corsPreflight,
+  'inbound_webhook_logs.list': listLogs,
+});

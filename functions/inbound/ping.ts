@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { isBlacklisted } from '../../shared/contacts/blacklist.js';
+import { putDayRecord } from '../../shared/db/day-records.js';
+import { timeSortableId } from '../../shared/db/ids.js';
+import { getRecord } from '../../shared/db/records.js';
+import type { Operation, OperationRequest } from '../../shared/http/request.js';
+import { normalizeCallerNumber } from '../../shared/phone.js';
+import { serviceRandom } from '../../shared/routing/random.js';
+import { takeRateLimits, type RateCheck } from '../../shared/routing/rate-limits.js';
+import { routeBuyers } from '../../shared/routing/route-buyers.js';
+import { loadRoutingBuyers, selectedBuyerIds, selectsBuyers } from '../../shared/routing/router.js';
+import { checkUserToken, findWebhook, inboundResponse, InboundError, tokensOf } from '../../shared/routing/inbound.js';
+import { isoWithOffset } from '../../shared/time.js';
+
+/** How long a ping's answer may be posted (seconds). */
+export const PING_VALID_SECONDS = 120;
+
+const RATE_FIELDS: Array<[RateCheck['window'], string]> = [
+  ['minute', 'rate_limit_per_minute'],
+  ['hour', 'rate_limit_per_hour'],
+  ['day', 'rate_limit_per_day'],
+];
+
+/** The webhook's rate limits that apply to this request (per webhook, and per traffic source). */
+export function rateChecks(webhook: Record<string, unknown>, trafficSourceId: number | undefined): RateCheck[] {
+  const checks: RateCheck[] = [];
+  for (const [window, field] of RATE_FIELDS) {
+    const limit = webhook[field];
+    if (typeof limit === 'number') checks.push({ scope: `webhook#${webhook.id}`, window, limit, field });
+    const perSource = webhook[`${field}_per_traffic_source`];
+    if (typeof perSource === 'number' && trafficSourceId !== undefined) {
+      checks.push({ scope: `webhook#${webhook.id}#ts#${trafficSourceId}`, window, limit: perSource, field: `${field}_per_traffic_source` });
+    }
+  }
+  return checks;
+}
+
+/** Reads and checks the caller and traffic source of a ping or post. */
+export async function callerAndSource(webhook: Record<string, unknown>, request: OperationRequest, requireCaller: boolean) {
+  const params = request.params;
+  const companyId = Number(webhook.company_id);
+  const errors: Record<string, string[]> = {};
+  const rawCaller = params.caller_id;
+  const caller = normalizeCallerNumber(rawCaller);
+  if (rawCaller !== undefined && rawCaller !== '' && !caller) errors.caller_id = ['is not a phone number'];
+  else if (!caller && requireCaller) errors.caller_id = ['is required'];
+  let trafficSourceId: number | undefined;
+  const rawSource = params.traffic_source_id;
+  if (rawSource !== undefined && rawSource !== '') {
+    if (!/^\d+$/.test(String(rawSource))) errors.traffic_source_id = ['is not an id'];
+    else if (!(await getRecord(companyId, 'traffic_sources', Number(rawSource)))) errors.traffic_source_id = ['does not exist'];
+    else trafficSourceId = Number(rawSource);
+  } else if (webhook.require_traffic_source_id === true) {
+    errors.traffic_source_id = ['is required'];
+  }
+  if (Object.keys(errors).length) throw new InboundError(422, errors);
+  return { caller, trafficSourceId };
+}
+
+/**
+ * `POST|GET /api/v1/inbound_webhooks/ping/:vanity_uri`: are buyers available for this caller,
+ * how many, at what best bid. Decided with one Query for the buyers and their counters; the
+ * answer is kept as the ping's log entry (one write), which the post reads back by ping_id.
+ */
+export const ping: Operation = async (request) => {
+  const started = performance.now();
+  const webhook = await findWebhook(request);
+  const companyId = Number(webhook.company_id);
+  const now = request.now;
+  await checkUserToken(webhook, request.params);
+  const { caller, trafficSourceId } = await callerAndSource(webhook, request, webhook.require_caller_id_on_ping === true);
+
+  const limited = await takeRateLimits(companyId, rateChecks(webhook, trafficSourceId), now);
+  if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
+  if (webhook.webhook_type !== 'check_for_available_buyer') {
+    throw new InboundError(422, { webhook_type: [`${String(webhook.webhook_type)} pings are not served yet; use check_for_available_buyer`] });
+  }
+
+  const tokens = tokensOf(request.params);
+  const offer = typeof webhook.offer_id === 'number' ? await getRecord(companyId, 'offers', webhook.offer_id) : undefined;
+  const selection = selectsBuyers(webhook) ? webhook : offer;
+  const [wanted, blacklisted] = await Promise.all([
+    selection ? selectedBuyerIds(companyId, selection) : Promise.resolve(new Set<number>()),
+    caller ? isBlacklisted(companyId, caller) : Promise.resolve(false),
+  ]);
+  const buyers = wanted.size ? await loadRoutingBuyers(companyId, wanted) : [];
+  const decision = routeBuyers(
+    buyers,
+    { now, tokens, blacklisted, concurrencyBufferPercent: typeof webhook.concurrency_cap_buffer_percent === 'number' ? webhook.concurrency_cap_buffer_percent : undefined },
+    serviceRandom,
+  );
+
+  const limit = typeof webhook.buyers_limit_value === 'number' && webhook.buyers_limit_value > 0 ? webhook.buyers_limit_value : decision.eligible.length;
+  const chosen = decision.eligible.slice(0, limit);
+  const id = timeSortableId(now.getTime());
+  const pingId = String(id);
+  const expiresAt = new Date(now.getTime() + PING_VALID_SECONDS * 1000);
+  const offered = chosen.map((buyer) => ({ buyer_id: buyer.id, name: buyer.name, bid: buyer.bid, ping_id: `${pingId}-${buyer.id}` }));
+  const reason = blacklisted
+    ? 'The caller is blacklisted'
+    : wanted.size === 0
+      ? 'No buyers are assigned to this webhook or its offer'
+      : 'No buyer is available';
+  const body = {
+    success: chosen.length > 0,
+    status: 200,
+    errors: chosen.length ? {} : { base: [reason] },
+    ping_id: pingId,
+    buyers: offered,
+    available_buyers_count: chosen.length,
+    best_bid: chosen.reduce<number | null>((best, buyer) => (buyer.bid !== null && (best === null || buyer.bid > best) ? buyer.bid : best), null),
+    try_all_buyers: { ping_id: pingId, buyers: offered },
+    try_all_buyers_ping_id: pingId,
+    expires_at: isoWithOffset(expiresAt),
+    expires_in_seconds: PING_VALID_SECONDS,
+    test_mode: webhook.test_mode === true,
+  };
+  await putDayRecord(companyId, 'inbound_webhook_logs', {
+    id,
+    uuid: randomUUID(),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    kind: 'ping',
+    inbound_webhook_id: webhook.id,
+    vanity_uri: webhook.vanity_uri,
+    offer_id: webhook.offer_id ?? null,
+    caller_id: caller ?? null,
+    traffic_source_id: trafficSourceId ?? null,
+    tokens,
+    request: request.params,
+    response: body,
+    success: body.success,
+    eligible_buyer_ids: chosen.map((buyer) => buyer.id),
+    excluded_buyers: decision.excluded.map((buyer) => ({ buyer_id: buyer.id, name: buyer.name, reason: buyer.reason })),
+    ping_expires_at: expiresAt.toISOString(),
+    test_mode: webhook.test_mode === true,
+    duration_ms: Math.round(performance.now() - started),
+  });
+  return { kind: 'raw', response: inboundResponse(200, body) };
+};

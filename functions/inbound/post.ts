@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { getDayRecord, putDayRecord } from '../../shared/db/day-records.js';
+import { timeSortableId } from '../../shared/db/ids.js';
+import type { Operation } from '../../shared/http/request.js';
+import { numbersOfOffer, numbersOfPool } from '../../shared/numbers/lookup.js';
+import { checkUserToken, findWebhook, inboundResponse, InboundError, parsePingId } from '../../shared/routing/inbound.js';
+import { serviceRandom } from '../../shared/routing/random.js';
+import { reserveNumber } from '../../shared/routing/reservations.js';
+import { isoWithOffset } from '../../shared/time.js';
+import { callerAndSource } from './ping.js';
+
+/** How long a posted number stays reserved for the caller (seconds). */
+export const RESERVATION_SECONDS = 180;
+
+/**
+ * `POST|GET /api/v1/inbound_webhooks/post/:vanity_uri` with a `ping_id` (a buyer's, or the
+ * try-all id) and `caller_id`: reserves a tracking number of the webhook's pool (or the offer's
+ * numbers) for that caller and answers with it in E.164 and when the reservation ends.
+ */
+export const post: Operation = async (request) => {
+  const started = performance.now();
+  const webhook = await findWebhook(request);
+  const companyId = Number(webhook.company_id);
+  const now = request.now;
+  await checkUserToken(webhook, request.params);
+
+  const parsed = parsePingId(request.params.ping_id);
+  if (!parsed) throw new InboundError(request.params.ping_id ? 404 : 422, { ping_id: [request.params.ping_id ? 'is unknown' : 'is required'] });
+  const pinged = await getDayRecord(companyId, 'inbound_webhook_logs', parsed.pingId);
+  if (!pinged || pinged.kind !== 'ping' || pinged.inbound_webhook_id !== webhook.id) throw new InboundError(404, { ping_id: ['is unknown'] });
+  if (Date.parse(String(pinged.ping_expires_at)) <= now.getTime()) throw new InboundError(410, { ping_id: ['has expired; ping again'] });
+  const eligible = Array.isArray(pinged.eligible_buyer_ids) ? (pinged.eligible_buyer_ids as number[]) : [];
+  if (parsed.buyerId !== undefined && !eligible.includes(parsed.buyerId)) throw new InboundError(404, { ping_id: ['is unknown'] });
+  const buyerIds = parsed.buyerId !== undefined ? [parsed.buyerId] : eligible;
+  if (buyerIds.length === 0) throw new InboundError(422, { ping_id: ['found no available buyer'] });
+
+  const { caller, trafficSourceId } = await callerAndSource(webhook, request, true);
+  const numbers =
+    typeof webhook.ring_pool_id === 'number'
+      ? await numbersOfPool(companyId, webhook.ring_pool_id)
+      : typeof webhook.offer_id === 'number'
+        ? await numbersOfOffer(companyId, webhook.offer_id)
+        : [];
+  if (numbers.length === 0) throw new InboundError(422, { base: ["No tracking number is assigned to this webhook's pool or offer"] });
+  const number = String(numbers[Math.floor(serviceRandom() * numbers.length)]!.number);
+  const until = new Date(now.getTime() + RESERVATION_SECONDS * 1000);
+  const testMode = webhook.test_mode === true;
+  // In test mode the answer is real but nothing is held, so no live call is steered by it.
+  if (!testMode) {
+    await reserveNumber(companyId, {
+      number,
+      caller: caller!,
+      buyer_ids: buyerIds,
+      tokens: (pinged.tokens as Record<string, unknown>) ?? {},
+      ping_id: String(request.params.ping_id),
+      inbound_webhook_id: Number(webhook.id),
+      offer_id: typeof webhook.offer_id === 'number' ? webhook.offer_id : null,
+      traffic_source_id: trafficSourceId ?? (typeof pinged.traffic_source_id === 'number' ? pinged.traffic_source_id : null),
+      reserved_until: until.toISOString(),
+    });
+  }
+  const body = {
+    success: true,
+    status: 200,
+    errors: {},
+    ping_id: String(request.params.ping_id),
+    phone_number: number,
+    service_number: number,
+    caller_id: caller,
+    buyer_ids: buyerIds,
+    expires_at: isoWithOffset(until),
+    expires_in_seconds: RESERVATION_SECONDS,
+    test_mode: testMode,
+  };
+  const id = timeSortableId(now.getTime());
+  await putDayRecord(companyId, 'inbound_webhook_logs', {
+    id,
+    uuid: randomUUID(),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    kind: 'post',
+    inbound_webhook_id: webhook.id,
+    vanity_uri: webhook.vanity_uri,
+    offer_id: webhook.offer_id ?? null,
+    caller_id: caller ?? null,
+    traffic_source_id: trafficSourceId ?? null,
+    request: request.params,
+    response: body,
+    success: true,
+    eligible_buyer_ids: buyerIds,
+    excluded_buyers: [],
+    test_mode: testMode,
+    duration_ms: Math.round(performance.now() - started),
+  });
+  return { kind: 'raw', response: inboundResponse(200, body) };
+};

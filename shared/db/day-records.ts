@@ -1,0 +1,81 @@
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.js';
+import { timeOfId } from './ids.js';
+import { keys, padId } from './keys.js';
+import { withoutKeys, type StoredRecord } from './records.js';
+
+/**
+ * High-volume records (webhook logs now, calls later): time-sortable ids, one partition per
+ * company, resource and UTC day, so no partition or counter item runs hot. The day is part of
+ * the id, so a record is found by id alone with one GetItem.
+ */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function dayOfTime(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function dayOfId(id: number): string {
+  return dayOfTime(timeOfId(id));
+}
+
+export async function putDayRecord(companyId: number, resource: string, record: StoredRecord): Promise<void> {
+  await db.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { pk: keys.dayPartition(companyId, resource, dayOfId(record.id)), sk: padId(record.id), company_id: companyId, ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getDayRecord(companyId: number, resource: string, id: number): Promise<StoredRecord | undefined> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: { pk: keys.dayPartition(companyId, resource, dayOfId(id)), sk: padId(id) } }));
+  return result.Item ? withoutKeys(result.Item) : undefined;
+}
+
+export interface DayPageRequest {
+  companyId: number;
+  resource: string;
+  /** Newest first, strictly before this id (a cursor), else from `toMs`. */
+  beforeId?: number;
+  fromMs: number;
+  toMs: number;
+  limit: number;
+  accept?: (record: StoredRecord) => boolean;
+}
+
+/**
+ * Records between two times, newest first: one Query per day partition, from the newest day
+ * back, stopping as soon as `limit` records are found.
+ */
+export async function queryDayRecords(request: DayPageRequest): Promise<{ records: StoredRecord[]; exhausted: boolean }> {
+  const records: StoredRecord[] = [];
+  const upper = request.beforeId !== undefined ? Math.min(request.toMs, timeOfId(request.beforeId)) : request.toMs;
+  for (let dayStart = Date.parse(`${dayOfTime(upper)}T00:00:00Z`); dayStart + DAY_MS > request.fromMs; dayStart -= DAY_MS) {
+    let startKey: Record<string, unknown> | undefined;
+    const high = request.beforeId !== undefined && dayOfId(request.beforeId) === dayOfTime(dayStart) ? padId(request.beforeId - 1) : padId(10 ** 16 - 1);
+    do {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND sk <= :high',
+          ExpressionAttributeValues: { ':pk': keys.dayPartition(request.companyId, request.resource, dayOfTime(dayStart)), ':high': high },
+          ScanIndexForward: false,
+          Limit: Math.max(request.limit - records.length, request.accept ? 100 : 1),
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const record = withoutKeys(item);
+        const created = timeOfId(record.id);
+        if (created > request.toMs || created < request.fromMs) continue;
+        if (request.accept && !request.accept(record)) continue;
+        records.push(record);
+        if (records.length >= request.limit) return { records, exhausted: false };
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+  return { records, exhausted: true };
+}

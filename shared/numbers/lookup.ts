@@ -1,0 +1,74 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client.js';
+import { keys } from '../db/keys.js';
+import { getItems, queryAllRecords } from '../db/records.js';
+
+/**
+ * Reading tracking numbers for routing. A number is unique across the deployment; its global
+ * lookup item (`G#phone_numbers#by_number#<E.164>`) carries the routing fields, kept in step by
+ * the CRUD engine (`lookupAttributes` of the phone_numbers resource), so an incoming call finds
+ * its company, offer, traffic source and pool with one GetItem.
+ */
+export const PHONE_NUMBERS = 'phone_numbers';
+
+/** What routing needs to know about a tracking number. */
+export interface NumberRoute {
+  number: string;
+  company_id: number;
+  /** The phone_numbers record id. */
+  id: number;
+  offer_id: number | null;
+  traffic_source_id: number | null;
+  ring_pool_id: number | null;
+}
+
+/** The lookup item's key for a number (E.164). */
+export function numberLookupKey(number: string) {
+  return keys.globalLookup(PHONE_NUMBERS, 'number', number);
+}
+
+function idOrNull(value: unknown): number | null {
+  return typeof value === 'number' ? value : value === null || value === undefined ? null : Number(value);
+}
+
+/** A lookup item or a phone_numbers record as a route. Pure. */
+export function toNumberRoute(number: string, item: Record<string, unknown>): NumberRoute {
+  return {
+    number,
+    company_id: Number(item.company_id),
+    id: Number(item.id),
+    offer_id: idOrNull(item.offer_id),
+    traffic_source_id: idOrNull(item.traffic_source_id),
+    ring_pool_id: idOrNull(item.ring_pool_id),
+  };
+}
+
+/** The tracking number's routing fields, or undefined when no company holds it: one GetItem. */
+export async function findNumber(number: string): Promise<NumberRoute | undefined> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: numberLookupKey(number) }));
+  return result.Item ? toNumberRoute(number, result.Item) : undefined;
+}
+
+/** Which of these numbers some company already holds: one BatchGetItem per 100 lookups. */
+export async function takenNumbers(numbers: readonly string[]): Promise<Set<string>> {
+  const unique = [...new Set(numbers)];
+  const byKey = new Map(unique.map((number) => [numberLookupKey(number).pk, number]));
+  const items = await getItems(unique.map(numberLookupKey));
+  return new Set(items.map((item) => byKey.get(String(item.pk))).filter((number): number is string => number !== undefined));
+}
+
+/** Every tracking number of the company, as routes (one Query: configuration sets are small). */
+export async function numbersOfCompany(companyId: number): Promise<NumberRoute[]> {
+  const records = await queryAllRecords(companyId, PHONE_NUMBERS);
+  return records.map((record) => toNumberRoute(String(record.number), record));
+}
+
+/** The company's numbers in a pool, in id order. */
+export async function numbersOfPool(companyId: number, poolId: number): Promise<NumberRoute[]> {
+  return (await numbersOfCompany(companyId)).filter((route) => route.ring_pool_id === poolId);
+}
+
+/** The company's numbers of an offer, in id order. */
+export async function numbersOfOffer(companyId: number, offerId: number): Promise<NumberRoute[]> {
+  return (await numbersOfCompany(companyId)).filter((route) => route.offer_id === offerId);
+}

@@ -1,0 +1,34 @@
+import { queryAllRecords, updateRecord } from '../db/records.js';
+import type { HookContext } from '../resources/define.js';
+import { lookupsOf } from '../resources/engine.js';
+import { phoneNumbers } from '../resources/phone-numbers.js';
+
+/** The ring_pools resource's behaviour: its numbers, and letting go of them when it is deleted. */
+
+/** `phone_number_ids` and `numbers_count` of a page of pools: one Query of the company's numbers. */
+export async function enrich(context: HookContext, pools: readonly Record<string, unknown>[]) {
+  const numbers = await queryAllRecords(context.companyId, phoneNumbers.name);
+  const out = new Map<number, Record<string, unknown>>();
+  for (const pool of pools) {
+    const ids = numbers.filter((number) => number.ring_pool_id === pool.id).map((number) => number.id);
+    out.set(Number(pool.id), { phone_number_ids: ids, numbers_count: ids.length });
+  }
+  return out;
+}
+
+/**
+ * Takes the deleted pool's numbers out of it: each number's `ring_pool_id` and its lookup item
+ * become null in one transaction per number, as an update through the API would do.
+ */
+export async function afterDelete(context: HookContext, pool: Record<string, unknown>): Promise<void> {
+  const members = (await queryAllRecords(context.companyId, phoneNumbers.name)).filter((number) => number.ring_pool_id === pool.id);
+  const now = context.now.toISOString();
+  for (const number of members) {
+    const after = { ...number, ring_pool_id: null };
+    await updateRecord(context.companyId, phoneNumbers.name, number.id, { ring_pool_id: null, updated_at: now }, {
+      remove: [],
+      add: [],
+      refresh: lookupsOf(phoneNumbers, context.companyId, after),
+    });
+  }
+}

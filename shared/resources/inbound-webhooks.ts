@@ -1,0 +1,123 @@
+import * as v from 'valibot';
+import { blankable, booleanParam, decimalParam, idParam, integerParam, oneOf } from '../http/param-schemas.js';
+import { ALL_OPERATIONS, defineResource } from './define.js';
+import { idListParam } from './field-schemas.js';
+
+/**
+ * Incoming webhooks: the ping/post endpoints partners call. `vanity_uri` names the endpoint in
+ * `/api/v1/inbound_webhooks/ping/:vanity_uri`; since those URLs carry no company, the name is
+ * unique across the deployment (a taken name is a 409 that does not say who holds it).
+ */
+export const WEBHOOK_TYPES = ['check_for_available_instant_agent', 'check_for_available_buyer', 'fire_webhooks'] as const;
+
+const vanityUri = v.pipe(v.string('is not a string'), v.trim(), v.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'may contain only letters, digits, _, . and - (up to 100)'));
+const text = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
+const flag = v.optional(booleanParam);
+const count = v.optional(blankable(v.pipe(integerParam, v.minValue(0, 'must be greater than or equal to 0'))));
+
+/** Fields of the reference plus the settings the ping honours, writable so they can be set. */
+const writable = {
+  offer_id: v.optional(blankable(idParam)),
+  name: text,
+  description: text,
+  webhook_type: v.optional(oneOf(WEBHOOK_TYPES)),
+  call_router_ids: v.optional(idListParam),
+  buyer_ids: v.optional(idListParam),
+  buyer_group_ids: v.optional(idListParam),
+  response_body: text,
+  ring_pool_id: v.optional(blankable(idParam)),
+  require_caller_id_on_ping: flag,
+  require_traffic_source_id: flag,
+  require_user_auth_token: flag,
+  test_mode: flag,
+  buyers_limit_value: count,
+  webhook_read_timeout: count,
+  concurrency_cap_buffer_percent: v.optional(blankable(v.pipe(decimalParam, v.minValue(0, 'must be between 0 and 100'), v.maxValue(100, 'must be between 0 and 100')))),
+  rate_limit_per_minute: count,
+  rate_limit_per_hour: count,
+  rate_limit_per_day: count,
+  rate_limit_per_minute_per_traffic_source: count,
+  rate_limit_per_hour_per_traffic_source: count,
+  rate_limit_per_day_per_traffic_source: count,
+};
+
+export const inboundWebhooks = defineResource({
+  name: 'inbound_webhooks',
+  group: 'inbound',
+  root: 'inbound_webhook',
+  plural: 'inbound_webhooks',
+  type: 'InboundWebhook',
+  operations: ALL_OPERATIONS,
+  createSchema: v.object({ ...writable, vanity_uri: vanityUri }),
+  updateSchema: v.object({ ...writable, vanity_uri: v.optional(vanityUri) }),
+  defaults: {
+    webhook_type: 'check_for_available_buyer',
+    call_router_ids: [],
+    buyer_ids: [],
+    buyer_group_ids: [],
+    require_caller_id_on_ping: false,
+    require_traffic_source_id: false,
+    require_user_auth_token: false,
+    test_mode: false,
+    include_dynamic_buyers: false,
+    enable_public_show: false,
+    enable_public_index: false,
+    template_enabled: false,
+    data_append_enabled: false,
+    tracking_type: 'ping_post',
+    sortable_order: 0,
+  },
+  columns: [
+    'company_id',
+    'user_id',
+    'sortable_order',
+    'template_description',
+    'template_enabled',
+    'template_tier',
+    'require_caller_id_on_ping',
+    'vanity_uri',
+    'offer_id',
+    'name',
+    'description',
+    'webhook_type',
+    'call_router_ids',
+    'buyer_ids',
+    'buyer_group_ids',
+    'response_body',
+    'require_traffic_source_id',
+    'require_user_auth_token',
+    'company_subdomain',
+    'tracking_type',
+    'ring_pool_id',
+    'include_dynamic_buyers',
+    'buyer_ping_column_names',
+    'buyer_post_column_names',
+    'enable_public_show',
+    'enable_public_index',
+    'public_name',
+    'public_description',
+    'test_mode',
+    'buyers_limit_value',
+    'webhook_read_timeout',
+    'concurrency_cap_buffer_percent',
+    'rate_limit_per_minute',
+    'rate_limit_per_hour',
+    'rate_limit_per_day',
+    'rate_limit_per_minute_per_traffic_source',
+    'rate_limit_per_hour_per_traffic_source',
+    'rate_limit_per_day_per_traffic_source',
+    'data_append_enabled',
+    'data_append_group_id',
+    'traffic_source_rate_limiter_id',
+  ],
+  order: { values: ['id', 'name', 'vanity_uri', 'created_at', 'updated_at'], default: 'id' },
+  fulltextFields: ['name', 'description', 'vanity_uri'],
+  unique: [{ field: 'vanity_uri', scope: 'global' }],
+  foreignKeys: {
+    offer_id: { resource: 'offers', association: 'offer' },
+    buyer_ids: { resource: 'buyers' },
+    buyer_group_ids: { resource: 'buyer_groups' },
+    ring_pool_id: { resource: 'ring_pools' },
+  },
+  generate: (context) => ({ user_id: context.userId ?? null }),
+});

@@ -1,0 +1,90 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import * as v from 'valibot';
+import { blankable, idParam } from '../http/param-schemas.js';
+import { defineResource } from './define.js';
+
+/**
+ * Tracking numbers. Buying one (create) goes through the number provider port, deleting one
+ * releases it; a number belongs to one offer and optionally a traffic source and a pool. The
+ * number is unique across the deployment, and its global lookup item carries the routing fields
+ * (`lookupAttributes`) so an incoming call is routed after one GetItem (shared/numbers/lookup.ts).
+ * This declaration stays pure: the provider and the table are reached only from the behaviour.
+ */
+
+/** A phone number in E.164, normalised and validated with libphonenumber's full metadata. */
+export const e164Param = v.pipe(
+  v.string('is not a phone number'),
+  v.trim(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const phone = dataset.value.startsWith('+') ? parsePhoneNumberFromString(dataset.value) : undefined;
+    if (phone?.isValid()) return phone.number as string;
+    addIssue({ message: 'is not a phone number in E.164 (+ and country code)' });
+    return NEVER;
+  }),
+);
+
+function textMatching(pattern: RegExp, message: string) {
+  return v.pipe(
+    v.custom<unknown>((value) => (typeof value === 'string' || typeof value === 'number') && pattern.test(String(value).trim()), message),
+    v.transform((value) => String(value).trim()),
+  );
+}
+
+/** A North American area code (what carriers search by). */
+export const areaCodeParam = textMatching(/^[2-9]\d\d$/, 'is not an area code (3 digits)');
+
+/** Digits a number must contain, `*` for any one digit (the carriers' `Contains`). */
+export const containsParam = textMatching(/^[0-9*]{2,10}$/, 'is not a pattern of 2 to 10 digits (* for any digit)');
+
+const text = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
+const optionalId = v.optional(blankable(idParam));
+
+export const phoneNumbers = defineResource({
+  name: 'phone_numbers',
+  group: 'numbers',
+  root: 'phone_number',
+  plural: 'phone_numbers',
+  type: 'PhoneNumber',
+  // The reference lists no `new`: a number is bought, not drafted.
+  operations: ['list', 'create', 'show', 'update', 'delete'],
+  createSchema: v.object({
+    // A number from search; without one the first free number is bought (in `area_code` if given).
+    number: v.optional(blankable(e164Param)),
+    area_code: v.optional(blankable(areaCodeParam)),
+    offer_id: idParam,
+    traffic_source_id: optionalId,
+    ring_pool_id: optionalId,
+    name: text,
+  }),
+  updateSchema: v.object({
+    offer_id: v.optional(idParam),
+    traffic_source_id: optionalId,
+    ring_pool_id: optionalId,
+    name: text,
+    number: v.optional(v.never('cannot be changed: buy another number and delete this one')),
+  }),
+  instructions: ['area_code'],
+  defaults: { name: null, traffic_source_id: null, ring_pool_id: null },
+  columns: ['company_id', 'number', 'name', 'offer_id', 'traffic_source_id', 'ring_pool_id', 'provider', 'provider_id', 'status'],
+  order: { values: ['id', 'number', 'name', 'created_at', 'updated_at'], default: 'id' },
+  filters: {
+    number: { schema: e164Param },
+    offer_id: { schema: idParam },
+    traffic_source_id: { schema: idParam },
+    ring_pool_id: { schema: idParam },
+  },
+  fulltextFields: ['number', 'name'],
+  serializers: ['phone_number', 'phone_number_grid'],
+  foreignKeys: {
+    offer_id: { resource: 'offers', association: 'offer' },
+    traffic_source_id: { resource: 'traffic_sources', association: 'traffic_source' },
+    ring_pool_id: { resource: 'ring_pools', association: 'ring_pool' },
+  },
+  unique: [{ field: 'number', scope: 'global' }],
+  lookupAttributes: (record) => ({
+    offer_id: record.offer_id ?? null,
+    traffic_source_id: record.traffic_source_id ?? null,
+    ring_pool_id: record.ring_pool_id ?? null,
+  }),
+  behaviour: () => import('../numbers/phone-number-behaviour.js'),
+});

@@ -1,0 +1,36 @@
+import * as v from 'valibot';
+import { blankable, idParam, presentString } from '../http/param-schemas.js';
+import { ALL_OPERATIONS, defineResource } from './define.js';
+
+/**
+ * Number pools (`ring_pools`): a named set of a company's tracking numbers for one offer, from
+ * which ping/post routing hands out a number. Membership is set on the number (`ring_pool_id`);
+ * the pool shows its numbers (`phone_number_ids`, `numbers_count`) from one Query of the
+ * company's numbers. Deleting a pool takes its numbers out of it.
+ */
+const text = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
+const optionalId = v.optional(blankable(idParam));
+
+export const ringPools = defineResource({
+  name: 'ring_pools',
+  group: 'numbers',
+  root: 'ring_pool',
+  plural: 'ring_pools',
+  type: 'RingPool',
+  operations: ALL_OPERATIONS,
+  createSchema: v.object({ name: presentString, offer_id: idParam, traffic_source_id: optionalId, description: text }),
+  updateSchema: v.object({ name: v.optional(presentString), offer_id: v.optional(idParam), traffic_source_id: optionalId, description: text }),
+  defaults: { name: null, description: null, offer_id: null, traffic_source_id: null },
+  columns: ['company_id', 'name', 'description', 'offer_id', 'traffic_source_id', 'phone_number_ids', 'numbers_count'],
+  order: { values: ['id', 'name', 'numbers_count', 'created_at', 'updated_at'], default: 'id' },
+  filters: { offer_id: { schema: idParam }, traffic_source_id: { schema: idParam } },
+  fulltextFields: ['name', 'description'],
+  serializers: ['ring_pool', 'ring_pool_grid'],
+  foreignKeys: {
+    offer_id: { resource: 'offers', association: 'offer' },
+    traffic_source_id: { resource: 'traffic_sources', association: 'traffic_source' },
+  },
+  // Shown by `new`; stored pools get theirs from the behaviour's enrich.
+  derive: () => ({ phone_number_ids: [], numbers_count: 0 }),
+  behaviour: () => import('../numbers/ring-pool-behaviour.js'),
+});

@@ -1,0 +1,96 @@
+import { findUserToken } from '../db/companies.js';
+import { keys } from '../db/keys.js';
+import { getLookup, getRecord, type StoredRecord } from '../db/records.js';
+import { HttpError, NotFoundError } from '../http/errors.js';
+import type { ApiResponse, Operation, OperationRequest, Params } from '../http/request.js';
+import type { TokenValues } from './token-filters.js';
+
+/**
+ * What ping and post share: finding the webhook from its vanity name (they carry no company
+ * credentials), its optional per-user token check, the tokens a request carries, and the
+ * JSON response with CORS headers (browser forms call these directly).
+ */
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'content-type, authorization',
+  'access-control-max-age': '86400',
+};
+
+export function inboundResponse(statusCode: number, body: unknown): ApiResponse {
+  return { statusCode, headers: { 'content-type': 'application/json; charset=utf-8', ...CORS_HEADERS }, body: JSON.stringify(body) };
+}
+
+/** A refusal in the partners' shape: `success: false`, `status`, `errors`. */
+export class InboundError extends HttpError {
+  constructor(statusCode: number, errors: Record<string, string[]>) {
+    super(statusCode, Object.values(errors).flat().join('; '), errors);
+  }
+}
+
+/**
+ * Ping and post answer every refusal in the partners' shape (`success: false`, `status`,
+ * `errors`) with CORS headers, instead of the generic error envelope.
+ */
+export function inboundOperation(operation: Operation): Operation {
+  return async (request) => {
+    try {
+      return await operation(request);
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode < 500) {
+        const errors = Object.keys(error.errors).length ? error.errors : { base: [error.message] };
+        return { kind: 'raw', response: inboundResponse(error.statusCode, { success: false, status: error.statusCode, errors }) };
+      }
+      throw error;
+    }
+  };
+}
+
+/** `OPTIONS` on ping and post: the CORS preflight of browser forms. */
+export const corsPreflight: Operation = async () => ({ kind: 'raw', response: { statusCode: 204, headers: CORS_HEADERS, body: '' } });
+
+/** The webhook named by the path; 404 when no webhook has that vanity name. */
+export async function findWebhook(request: OperationRequest): Promise<StoredRecord> {
+  const vanity = request.pathParams.vanity_uri ?? '';
+  const lookup = await getLookup(keys.globalLookup('inbound_webhooks', 'vanity_uri', vanity));
+  const webhook = lookup ? await getRecord(lookup.company_id, 'inbound_webhooks', lookup.id) : undefined;
+  if (!webhook) throw new NotFoundError(`No inbound webhook ${vanity}`);
+  return webhook;
+}
+
+/** With `require_user_auth_token`, the request must carry an auth_token of a user of the webhook's company. */
+export async function checkUserToken(webhook: StoredRecord, params: Params): Promise<number | undefined> {
+  if (webhook.require_user_auth_token !== true) return undefined;
+  const token = typeof params.auth_token === 'string' ? params.auth_token : '';
+  const user = token ? await findUserToken(token) : undefined;
+  if (!user || Number(user.company_id) !== Number(webhook.company_id)) throw new InboundError(401, { auth_token: ['is missing or invalid'] });
+  return Number(user.user_id);
+}
+
+/** Parameters that steer the request rather than describe the caller. */
+const CONTROL_PARAMS = new Set(['auth_token', 'caller_id', 'traffic_source_id', 'service_number', 'ping_id', 'vanity_uri']);
+
+/** Every other parameter is a token for the buyers' filters (nested hashes flattened with dots). */
+export function tokensOf(params: Params): TokenValues {
+  const tokens: Record<string, string | number | boolean> = {};
+  const add = (prefix: string, value: unknown) => {
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) tokens[prefix] = value.map(String).join(',');
+    else if (typeof value === 'object') for (const [key, inner] of Object.entries(value)) add(`${prefix}.${key}`, inner);
+    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') tokens[prefix] = value;
+  };
+  for (const [key, value] of Object.entries(params)) {
+    if (CONTROL_PARAMS.has(key)) continue;
+    if (key === 'data' && value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [inner, innerValue] of Object.entries(value)) add(inner, innerValue);
+    } else add(key, value);
+  }
+  return tokens;
+}
+
+/** Parses the partners' ping id: `<ping>` (try all buyers) or `<ping>-<buyer id>`. */
+export function parsePingId(value: unknown): { pingId: number; buyerId?: number } | undefined {
+  const match = /^(\d{1,16})(?:-(\d{1,16}))?$/.exec(String(value ?? '').trim());
+  if (!match) return undefined;
+  return { pingId: Number(match[1]), buyerId: match[2] === undefined ? undefined : Number(match[2]) };
+}

@@ -1,0 +1,41 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client.js';
+import { keys } from '../db/keys.js';
+
+/**
+ * A tracking number held for one caller after a post: a call from that caller to that number
+ * before `reserved_until` is routed to the buyers the ping found. Keyed by number and caller, so
+ * one number serves many callers at once and reservations never contend.
+ */
+export interface NumberReservation {
+  number: string;
+  caller: string;
+  buyer_ids: number[];
+  tokens: Record<string, unknown>;
+  ping_id: string;
+  inbound_webhook_id: number;
+  offer_id: number | null;
+  traffic_source_id: number | null;
+  reserved_until: string;
+}
+
+export async function reserveNumber(companyId: number, reservation: NumberReservation): Promise<void> {
+  await db.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...keys.numberReservation(companyId, reservation.number, reservation.caller),
+        ...reservation,
+        // Kept a day past the window for call analysis, then removed by TTL.
+        expires_at: Math.floor(Date.parse(reservation.reserved_until) / 1000) + 86400,
+      },
+    }),
+  );
+}
+
+/** The caller's live reservation of this number, if any (one GetItem). */
+export async function findReservation(companyId: number, number: string, caller: string, now: Date): Promise<NumberReservation | undefined> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.numberReservation(companyId, number, caller) }));
+  const item = result.Item as NumberReservation | undefined;
+  return item && Date.parse(item.reserved_until) > now.getTime() ? item : undefined;
+}
