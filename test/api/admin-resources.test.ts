@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, createTestUser, type TestCompany } from '../fixtures/company.js';
 import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { expect422 } from '../fixtures/envelope.js';
 
 /**
  * The admin route group through the local gateway: unblock contact jobs (no update), webhook
@@ -44,12 +45,6 @@ function recordOf(reply: ApiReply, root: string): Record<string, any> {
   expect(reply.body.metadata).toEqual({ root });
   expect(reply.body.checksum).toMatch(/^[0-9a-f]{32}$/);
   return reply.body[root] as Record<string, any>;
-}
-
-function expect422(reply: ApiReply, errors: Record<string, string[]>): void {
-  expect(reply.status, reply.text).toBe(422);
-  expect(reply.body.status).toBe(422);
-  expect(reply.body.errors).toEqual(errors);
 }
 
 function expect404(reply: ApiReply, label?: string): void {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { expect422 } from '../fixtures/envelope.js';
 
 /** Integrations and `PUT /api/v1/integrations/objects/:id` through the local gateway. */
 
@@ -78,12 +79,6 @@ function recordOf(reply: ApiReply): Record<string, any> {
   expect(reply.body.metadata).toEqual({ root: 'integration' });
   expect(reply.body.checksum).toMatch(/^[0-9a-f]{32}$/);
   return reply.body.integration as Record<string, any>;
-}
-
-function expect422(reply: ApiReply, errors: Record<string, string[]>): void {
-  expect(reply.status, reply.text).toBe(422);
-  expect(reply.body.status).toBe(422);
-  expect(reply.body.errors).toEqual(errors);
 }
 
 async function listed(owner: TestCompany = company): Promise<Record<string, any>[]> {

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { expect422 } from '../fixtures/envelope.js';
 
 /** Traffic source payouts (offer conversions) through the local gateway. */
 
@@ -78,12 +79,6 @@ function recordOf(reply: ApiReply): Record<string, any> {
   expect(reply.body.metadata).toEqual({ root: 'offer_conversion' });
   expect(reply.body.checksum).toMatch(/^[0-9a-f]{32}$/);
   return reply.body.offer_conversion as Record<string, any>;
-}
-
-function expect422(reply: ApiReply, errors: Record<string, string[]>): void {
-  expect(reply.status, reply.text).toBe(422);
-  expect(reply.body.status).toBe(422);
-  expect(reply.body.errors).toEqual(errors);
 }
 
 async function listed(query = '', owner: TestCompany = company): Promise<Record<string, any>[]> {

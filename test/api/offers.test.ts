@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { expect422 } from '../fixtures/envelope.js';
 
 /**
  * Offers and traffic sources through the local gateway: the six operations, the envelope, the
@@ -66,12 +67,6 @@ function expectRecordEnvelope(reply: ApiReply, root: string): Record<string, any
   expect(reply.body.metadata).toEqual({ root });
   expect(reply.body.checksum).toMatch(/^[0-9a-f]{32}$/);
   return reply.body[root] as Record<string, any>;
-}
-
-function expect422(reply: ApiReply, errors: Record<string, string[]>): void {
-  expect(reply.status, reply.text).toBe(422);
-  expect(reply.body.status).toBe(422);
-  expect(reply.body.errors).toEqual(errors);
 }
 
 async function count(kind: Kind, owner: TestCompany): Promise<number> {

@@ -5,6 +5,7 @@ import { db } from '../../shared/db/client.js';
 import { findNumber } from '../../shared/numbers/lookup.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { expect422 } from '../fixtures/envelope.js';
 
 /**
  * Tracking numbers through the local gateway, bought from the local number range. Numbers are
@@ -79,11 +80,6 @@ async function buy(owner: TestCompany, json: Record<string, unknown>): Promise<R
   const reply = await call(gateway, { method: 'POST', path: PATH, authorization: owner.authorization, json });
   expect(reply.status, reply.text).toBe(200);
   return reply.body.phone_number as Record<string, any>;
-}
-
-function expect422(reply: ApiReply, errors: Record<string, string[]>): void {
-  expect(reply.status, reply.text).toBe(422);
-  expect(reply.body.errors).toEqual(errors);
 }
 
 async function count(owner: TestCompany): Promise<number> {

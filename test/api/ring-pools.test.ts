@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findNumber, numbersOfOffer, numbersOfPool } from '../../shared/numbers/lookup.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { expect422 } from '../fixtures/envelope.js';
 
 /**
  * Number pools through the local gateway: the six operations, the numbers they show (from the
@@ -59,11 +60,6 @@ const buy = (owner: TestCompany, json: Record<string, unknown>) => create(owner,
 
 async function show(owner: TestCompany, id: number): Promise<ApiReply> {
   return call(gateway, { path: `${PATH}/${id}`, authorization: owner.authorization });
-}
-
-function expect422(reply: ApiReply, errors: Record<string, string[]>): void {
-  expect(reply.status, reply.text).toBe(422);
-  expect(reply.body.errors).toEqual(errors);
 }
 
 describe('ring_pools: the six operations', () => {
