@@ -154,6 +154,7 @@ async function run(): Promise<void> {
       pathParams: {},
       auth: { companyId: company.id, method: 'api_key' },
       requestId: 'bench',
+      url: `http://bench/api/v1/${RESOURCE}?${query}`,
       now: new Date(),
     };
     resetCalls();

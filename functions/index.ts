@@ -11,6 +11,7 @@ export const handlerModules: Record<RouteGroup, () => Promise<{ handler: (event:
   admin: () => import('./admin/handler.js'),
   contacts: () => import('./contacts/handler.js'),
   inbound: () => import('./inbound/handler.js'),
+  voice: () => import('./voice/handler.js'),
   buyers: () => import('./buyers/handler.js'),
   numbers: () => import('./numbers/handler.js'),
 };

@@ -1,4 +1,11 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { EventsPort } from '../ports/events.js';
+import type { TelephonyPort } from '../ports/telephony.js';
+import { SqsEvents } from './aws/sqs-events.js';
+import { TwilioCallControl } from './aws/twilio-call-control.js';
+import { CallControlRecorder } from './local/call-control-recorder.js';
+import { EventRecorder } from './local/event-recorder.js';
 import type { EmailPort } from '../ports/email.js';
 import type { NumberProvider } from '../ports/numbers.js';
 import { SesEmail } from './aws/ses-email.js';
@@ -56,4 +63,42 @@ let numbers: NumberProvider | undefined;
 export function numberProvider(): NumberProvider {
   numbers ??= createNumberProvider();
   return numbers;
+}
+
+/** EVENTS_ADAPTER: `sqs` (default; EVENTS_QUEUE_URL) or `local` (recorded, OUTBOX_DIR/events.jsonl). */
+export function createEventsPort(env: NodeJS.ProcessEnv = process.env): EventsPort {
+  const adapter = env.EVENTS_ADAPTER || 'sqs';
+  if (adapter === 'local') return new EventRecorder(env.OUTBOX_DIR);
+  if (adapter === 'sqs') {
+    if (!env.EVENTS_QUEUE_URL) throw new Error('EVENTS_QUEUE_URL must be set for the SQS events adapter');
+    return new SqsEvents(new SQSClient({}), env.EVENTS_QUEUE_URL);
+  }
+  throw new Error(`Unknown EVENTS_ADAPTER ${adapter}`);
+}
+
+let events: EventsPort | undefined;
+
+/** The events port of this process (made on first use). */
+export function eventsPort(): EventsPort {
+  events ??= createEventsPort();
+  return events;
+}
+
+/** TELEPHONY_ADAPTER: `twilio` (default; the carrier settings above) or `local` (recorded). */
+export function createTelephonyPort(env: NodeJS.ProcessEnv = process.env): TelephonyPort {
+  const adapter = env.TELEPHONY_ADAPTER || 'twilio';
+  if (adapter === 'local') return new CallControlRecorder();
+  if (adapter === 'twilio') {
+    if (!env.TWILIO_ACCOUNT_SID || !env.TWILIO_AUTH_TOKEN) throw new Error('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set to control calls');
+    return new TwilioCallControl({ accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, baseUrl: env.TWILIO_API_BASE });
+  }
+  throw new Error(`Unknown TELEPHONY_ADAPTER ${adapter}`);
+}
+
+let telephony: TelephonyPort | undefined;
+
+/** The telephony port of this process (made on first use). */
+export function telephonyPort(): TelephonyPort {
+  telephony ??= createTelephonyPort();
+  return telephony;
 }

@@ -51,6 +51,19 @@ export const keys = {
     sk: `${number}#${caller}`,
   }),
 
+  /** Index keys of a call: gsi1 lists live calls (sparse: only while in progress), gsi2 a caller's calls. */
+  liveCalls: (companyId: number): string => `${companyPrefix(companyId)}#live_calls`,
+  callsOfCaller: (companyId: number, caller: string): string => `${companyPrefix(companyId)}#calls_of#${caller}`,
+
+  /** When a buyer last paid for a caller, for the duplicate timeframe of conversions. */
+  lastConversion: (companyId: number, scope: string, caller: string): Key => ({ pk: `${companyPrefix(companyId)}#conversions#${scope}`, sk: caller }),
+
+  /** Call statistics rolled up per UTC hour and category value (reports never read calls). */
+  callRollup: (companyId: number, day: string, hour: string, category: string, value: string): Key => ({
+    pk: `${companyPrefix(companyId)}#call_rollups#${day}`,
+    sk: `${hour}#${category}#${value}`,
+  }),
+
   /** Per-company id sequence for a configuration resource. */
   sequence: (companyId: number, resource: string): Key => ({ pk: `${companyPrefix(companyId)}#seq`, sk: resource }),
 

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { listEnvelope, recordEnvelope } from './envelope.js';
+import { requestUrl } from './request-url.js';
 import { authenticate } from './middleware/authenticate.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { parseParams } from './middleware/parse-params.js';
@@ -49,6 +50,7 @@ export function createRouteGroupHandler(group: RouteGroup, operations: Operation
         auth,
         requestId: context.awsRequestId,
         now: new Date(),
+        url: requestUrl(event),
       });
       return toResponse(result);
     });

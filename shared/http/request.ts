@@ -24,6 +24,8 @@ export interface OperationRequest {
   auth: AuthContext;
   requestId: string;
   now: Date;
+  /** The absolute URL that was called (shared/http/request-url.ts). */
+  url: string;
 }
 
 export type OperationResult =

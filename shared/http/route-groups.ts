@@ -6,7 +6,7 @@ export interface RouteGroupDefinition {
   description: string;
   tableActions: readonly string[];
   /** Ports beyond the table the group's function uses; the stack wires and permits each. */
-  ports?: readonly ('email' | 'numbers')[];
+  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony')[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -28,6 +28,7 @@ export const routeGroups = {
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
   buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD, ports: ['email'] },
+  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD, ports: ['events'] },
   inbound: { description: 'Inbound webhooks: ping, post, their logs, and their configuration', tableActions: CRUD },
   contacts: {
     description: 'The company blacklist',

@@ -18,10 +18,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
 /**
  * How a request is authorised:
  * - basic: `Authorization: Basic base64(public:private)` or a per-user `auth_token` parameter;
- * - lead_token / secure_token / ping: the token in the path or parameters (later issues);
+ * - lead_token / secure_token / ping: the token in the path or parameters;
+ * - carrier: the voice carrier's request signature (X-Twilio-Signature);
  * - none: public.
  */
-export type AuthKind = 'basic' | 'lead_token' | 'secure_token' | 'ping' | 'none';
+export type AuthKind = 'basic' | 'lead_token' | 'secure_token' | 'ping' | 'carrier' | 'none';
 
 export interface RouteDefinition {
   method: HttpMethod;
@@ -82,6 +83,10 @@ const behaviourRoutes: RouteDefinition[] = [
     { method: 'GET', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'ping', operation: `inbound_webhooks.${kind}` },
     { method: 'OPTIONS', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'none', operation: 'inbound_webhooks.preflight' },
   ]),
+  // The voice carrier's webhooks (Twilio-compatible), authorised by its request signature.
+  ...(['incoming', 'dial_action', 'dial_status', 'status', 'whisper', 'whisper_result'] as const).map(
+    (step): RouteDefinition => ({ method: 'POST', path: `${API}/voice/twilio/${step}`, group: 'voice', auth: 'carrier', operation: `voice.${step}` }),
+  ),
   { method: 'GET', path: `${API}/inbound_webhook_logs`, group: 'inbound', auth: 'basic', operation: 'inbound_webhook_logs.list' },
   { method: 'POST', path: `${API}/contacts/{caller_id}/caller_block`, group: 'contacts', auth: 'basic', operation: 'contacts.callerBlock' },
   { method: 'POST', path: `${API}/contacts/{caller_id}/caller_unblock`, group: 'contacts', auth: 'basic', operation: 'contacts.callerUnblock' },

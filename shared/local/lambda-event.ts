@@ -36,7 +36,8 @@ const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml|[\w.+-]+\+jso
 
 export function buildApiEvent(request: IncomingRequest, route: RouteDefinition, pathParameters: Record<string, string>): ApiEvent {
   const url = new URL(request.url, 'http://localhost');
-  const headers = headerMap(request.headers);
+  // API Gateway adds X-Forwarded-Proto; the local gateway serves plain http.
+  const headers: Record<string, string> = { 'x-forwarded-proto': 'http', ...headerMap(request.headers) };
   const now = new Date();
   const isText = request.body.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? 'text/plain');
   const cookieHeader = request.headers.cookie;

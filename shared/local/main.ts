@@ -28,17 +28,21 @@ process.env.TABLE_NAME ??= 'call-tracking-local';
 // Local adapters: nothing leaves the machine. E-mails land in DATA_DIR/outbox/emails.jsonl.
 process.env.EMAIL_ADAPTER ??= 'local';
 process.env.OUTBOX_DIR ??= join(dataDir, 'outbox');
+process.env.EVENTS_ADAPTER ??= 'local';
+process.env.TELEPHONY_ADAPTER ??= 'local';
 const runtimeFile = join(dataDir, 'runtime.json');
 
 // Imported only now: these modules read the configuration above when they load.
 const { createDocumentClient } = await import('../db/client.js');
 const { ensureTable } = await import('./table-setup.js');
-const { seedDefaultCompany } = await import('./seed.js');
+const { localVoiceToken, seedDefaultCompany } = await import('./seed.js');
 const { createGateway, listen } = await import('./gateway.js');
 
 const tableClient = createDocumentClient(dynamo.endpoint, 'local');
 await ensureTable(tableClient, process.env.TABLE_NAME);
 const seeded = await seedDefaultCompany(dataDir, publicKey && privateKey ? { publicKey, privateKey } : undefined);
+// The simulator (npm run call) signs carrier webhooks with this token, as a carrier would.
+process.env.TWILIO_AUTH_TOKEN = localVoiceToken(dataDir);
 // The key CLI reads this to reach the running emulator instead of starting a second one.
 writeFileSync(runtimeFile, JSON.stringify({ dynamodb_endpoint: dynamo.endpoint, table_name: process.env.TABLE_NAME }));
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyPair } from '../auth/credentials.js';
@@ -33,9 +34,25 @@ export async function seedDefaultCompany(dataDir: string, explicit?: KeyPair): P
     }
   }
   const keyPair = await addApiKey(company.id);
-  writeFileSync(file, JSON.stringify({ company_id: company.id, public_key: keyPair.publicKey, private_key: keyPair.privateKey }, null, 2), {
+  const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  writeFileSync(file, JSON.stringify({ ...kept, company_id: company.id, public_key: keyPair.publicKey, private_key: keyPair.privateKey }, null, 2), {
     mode: 0o600,
   });
   chmodSync(file, 0o600);
   return { companyId: company.id, keyPair, generated: true };
+}
+
+/**
+ * The carrier auth token of local mode: the simulator signs its webhooks with it as the carrier
+ * would. Taken from TWILIO_AUTH_TOKEN, else kept in DATA_DIR/credentials.json (made once).
+ */
+export function localVoiceToken(dataDir: string): string {
+  if (process.env.TWILIO_AUTH_TOKEN) return process.env.TWILIO_AUTH_TOKEN;
+  const file = join(dataDir, 'credentials.json');
+  const saved = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  if (typeof saved.voice_auth_token === 'string') return saved.voice_auth_token;
+  const token = randomBytes(16).toString('hex');
+  writeFileSync(file, JSON.stringify({ ...saved, voice_auth_token: token }, null, 2), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return token;
 }

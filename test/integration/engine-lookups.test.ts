@@ -51,7 +51,8 @@ function request(companyId: number, operation: string, params: Params, id?: numb
     auth: { companyId, method: 'api_key' },
     requestId: 'test',
     now: new Date(),
-  };
+      url: 'http://test/api/v1/gadgets',
+};
 }
 
 async function run(companyId: number, operation: string, params: Params, id?: number): Promise<Record<string, unknown>> {

@@ -8,3 +8,6 @@ process.env.LOG_LEVEL ??= 'silent';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.EMAIL_ADAPTER = 'local';
 process.env.NUMBER_PROVIDER = 'local';
+process.env.EVENTS_ADAPTER = 'local';
+process.env.TELEPHONY_ADAPTER = 'local';
+process.env.TWILIO_AUTH_TOKEN ??= 'test-voice-auth-token';

@@ -1,7 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import { parseBasicAuthorization, secretMatches } from '../../auth/credentials.js';
 import { findApiKey, findUserToken } from '../../db/companies.js';
-import { UnauthorizedError } from '../errors.js';
+import { ForbiddenError, UnauthorizedError } from '../errors.js';
+import { validCarrierSignature } from '../../voice/carrier-auth.js';
 import type { ApiEvent, ApiResponse, AppContext, AuthContext } from '../request.js';
 
 /**
@@ -34,6 +35,11 @@ export function authenticate(): MiddlewareObj<ApiEvent, ApiResponse, Error, AppC
           request.context.auth = await authenticateBasic(request.event.headers?.authorization, params?.auth_token);
           return;
         case 'none':
+          request.context.auth = { companyId: 0, method: 'none' };
+          return;
+        case 'carrier':
+          // The carrier's calls are signed with its auth token over the URL and form fields.
+          if (!validCarrierSignature(request.event, params ?? {})) throw new ForbiddenError('Invalid carrier signature');
           request.context.auth = { companyId: 0, method: 'none' };
           return;
         default:

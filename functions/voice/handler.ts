@@ -1,0 +1,12 @@
+import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { callStatus, dialAction, dialStatus, incoming, whisper, whisperResult } from './twilio-operations.js';
+
+/** The voice carrier's webhooks: every call's state machine is driven from here. */
+export const handler = createRouteGroupHandler('voice', {
+  'voice.incoming': incoming,
+  'voice.dial_action': dialAction,
+  'voice.dial_status': dialStatus,
+  'voice.status': callStatus,
+  'voice.whisper': whisper,
+  'voice.whisper_result': whisperResult,
+});

@@ -1,0 +1,543 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { eventsPort } from '../adapters/index.js';
+import { conversionTerms } from '../buyers/conversion-terms.js';
+import { applyCounterChange, releaseConcurrency } from '../buyers/counters.js';
+import { buyerTimeZone } from '../buyers/limits.js';
+import { isBlacklisted } from '../contacts/blacklist.js';
+import { db, tableName } from '../db/client.js';
+import { timeSortableId } from '../db/ids.js';
+import { keys } from '../db/keys.js';
+import { getRecord, queryAllRecords } from '../db/records.js';
+import type { EventName } from '../events/event-names.js';
+import { findNumber } from '../numbers/lookup.js';
+import { normalizeCallerNumber } from '../phone.js';
+import { claimBuyer } from '../routing/claim.js';
+import { serviceRandom } from '../routing/random.js';
+import { findReservation } from '../routing/reservations.js';
+import { selectedBuyerIds } from '../routing/router.js';
+import type { TokenValues } from '../routing/token-filters.js';
+import { callView } from './call-view.js';
+import { createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
+import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
+import { rollupChanges, type CallFigures } from './rollups.js';
+
+/**
+ * The carrier-neutral call state machine:
+ *   incoming -> blocked | no_buyer | ringing buyer 1 -> (answered -> completed) |
+ *   (no answer / busy / failed -> ringing buyer 2 ... -> no_answer) -> ended.
+ * Carrier adapters (Twilio-compatible webhooks, the local simulator) drive it and turn its
+ * instructions into their own language. Every transition is saved with a version check before
+ * its effects (counters, events) happen, so a retried or racing callback is applied once.
+ */
+export interface DialTarget {
+  buyerId: number;
+  name: string | null;
+  /** E.164 number or sip: URI. */
+  number: string;
+  timeoutSeconds: number;
+  dtmfTones: string | null;
+  pressOneToAccept: boolean;
+  /** Caller id to show the buyer. */
+  callerId: string | null;
+  uuid: string;
+  secureToken: string;
+}
+
+export type CallInstruction =
+  | { kind: 'dial'; companyId: number; callId: number; attempt: number; target: DialTarget }
+  | { kind: 'reject'; reason: string; companyId?: number; callId?: number }
+  | { kind: 'hangup'; reason: string; companyId: number; callId: number };
+
+export interface IncomingCall {
+  carrier: string;
+  carrierCallId: string;
+  from: string;
+  to: string;
+  callerCity?: string;
+  callerState?: string;
+  callerCountry?: string;
+  at: Date;
+}
+
+export interface Attempt {
+  attempt: number;
+  buyer_id: number;
+  buyer_name: string | null;
+  status: 'ringing' | 'answered' | 'completed' | 'no-answer' | 'busy' | 'failed' | 'canceled';
+  started_at: string;
+  answered_at: string | null;
+  answered_duration: number | null;
+  released: boolean;
+}
+
+type Call = CallRecord & Record<string, any>;
+
+const ENDED = new Set(['completed', 'no_answer', 'blocked', 'no_buyer', 'canceled', 'busy', 'failed']);
+const MAX_SAVE_ATTEMPTS = 8;
+
+function timeline(call: Call, at: Date, type: string, detail: Record<string, unknown> = {}): void {
+  call.timeline = [...(Array.isArray(call.timeline) ? call.timeline : []), { at: at.toISOString(), type, ...detail }];
+}
+
+async function emit(companyId: number, name: EventName, call: Call, at: Date): Promise<void> {
+  await eventsPort().publish({ id: randomUUID(), name, companyId, occurredAt: at.toISOString(), data: callView(call) });
+}
+
+function displayCallerId(buyer: Record<string, unknown>, call: Call): string | null {
+  switch (buyer.display_caller_id_type) {
+    case 'display_service_number_id':
+      return call.number ?? null;
+    case 'display_fake_caller_id':
+      return call.number ?? null;
+    default:
+      return call.caller_number ?? null;
+  }
+}
+
+function dialTarget(buyer: Record<string, unknown>, call: Call): DialTarget {
+  return {
+    buyerId: Number(buyer.id),
+    name: typeof buyer.name === 'string' ? buyer.name : null,
+    number: String(buyer.number ?? ''),
+    timeoutSeconds: typeof buyer.timeout_seconds === 'number' ? buyer.timeout_seconds : 120,
+    dtmfTones: typeof buyer.dtmf_tones === 'string' && buyer.dtmf_tones ? buyer.dtmf_tones : null,
+    pressOneToAccept: buyer.press_one_to_accept === true,
+    callerId: displayCallerId(buyer, call),
+    uuid: call.uuid,
+    secureToken: String(call.secure_token),
+  };
+}
+
+function currentAttempt(call: Call): Attempt | undefined {
+  const attempts = call.attempts as Attempt[] | undefined;
+  return attempts?.[attempts.length - 1];
+}
+
+/** Reads when this caller was last paid under `scope` (a buyer or a payout rule). */
+async function lastPaid(companyId: number, scope: string, caller: string | null): Promise<Date | undefined> {
+  if (!caller) return undefined;
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.lastConversion(companyId, scope, caller) }));
+  return typeof result.Item?.paid_at === 'string' ? new Date(result.Item.paid_at) : undefined;
+}
+
+async function markPaid(companyId: number, scope: string, caller: string | null, at: Date): Promise<void> {
+  if (!caller) return;
+  await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.lastConversion(companyId, scope, caller), paid_at: at.toISOString() } }));
+}
+
+/** Decides the buyer conversion of a dial (duration 0) or an answered leg; mutates `call`. */
+async function convertForBuyer(companyId: number, call: Call, buyer: Record<string, unknown>, answeredDuration: number, at: Date): Promise<boolean> {
+  if (call.buyer_converted) return false;
+  const terms = conversionTerms(buyer, at);
+  const decision = decideBuyerConversion({
+    terms,
+    tokenFilters: buyer.current_conversion_token_values,
+    tokens: (call.data ?? {}) as TokenValues,
+    answeredDuration,
+    lastPaidAt: await lastPaid(companyId, `b${String(buyer.id)}`, call.caller_number),
+    at,
+  });
+  timeline(call, at, 'buyer_conversion', { buyer_id: buyer.id, converted: decision.converted, ...(decision.converted ? { revenue: decision.revenue } : { reason: decision.reason }) });
+  if (!decision.converted) return false;
+  call.buyer_converted = true;
+  call.revenue = cents(decision.revenue);
+  call.buyer_revenue = call.revenue;
+  call.conversion_name = decision.name;
+  call.converted_buyer_id = Number(buyer.id);
+  call.profit = cents(call.revenue - (call.payout ?? 0));
+  return true;
+}
+
+/** Counter and duplicate-history effects of a buyer conversion, after it was saved. */
+async function applyBuyerConversion(companyId: number, call: Call, buyer: Record<string, unknown>, at: Date): Promise<void> {
+  await applyCounterChange(companyId, Number(buyer.id), buyerTimeZone(buyer), at, {
+    increments: { buyer_conversion: 1, revenue: call.revenue, earned_revenue: call.revenue },
+  });
+  await markPaid(companyId, `b${String(buyer.id)}`, call.caller_number, at);
+}
+
+/** Reads a call, lets `change` decide its next state, saves it if nobody else did meanwhile. */
+async function transition<T>(
+  companyId: number,
+  callId: number,
+  change: (call: Call) => Promise<{ result: T; save: boolean; alongside?: Array<Record<string, unknown>>; undo?: () => Promise<void> }>,
+): Promise<{ result: T; call: Call; saved: boolean }> {
+  for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; attempt++) {
+    const stored = await getCall(companyId, callId);
+    if (!stored) throw new Error(`No call ${callId}`);
+    const call = structuredClone(stored) as Call;
+    const decided = await change(call);
+    if (!decided.save) return { result: decided.result, call, saved: false };
+    const version = Number(stored.version);
+    call.version = version + 1;
+    call.updated_at = new Date().toISOString();
+    if (await saveCall(companyId, call, version, decided.alongside)) return { result: decided.result, call, saved: true };
+    await decided.undo?.();
+  }
+  throw new Error(`Call ${callId} kept changing under this transition`);
+}
+
+/** The instruction for a call as it stands (a retried callback gets the same answer again). */
+async function instructionFor(companyId: number, call: Call): Promise<CallInstruction> {
+  const attempt = currentAttempt(call);
+  if (call.in_progress && attempt?.status === 'ringing') {
+    const buyer = await getRecord(companyId, 'buyers', attempt.buyer_id);
+    if (buyer) return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: dialTarget(buyer, call) };
+  }
+  return { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
+}
+
+/** A call arrives at a tracking number: identify it, route it, dial the first buyer. */
+export async function startCall(incoming: IncomingCall): Promise<CallInstruction> {
+  const existing = await findCallByCarrierId(incoming.carrier, incoming.carrierCallId);
+  if (existing) return instructionFor(existing.companyId, existing.call as Call);
+  const number = await findNumber(incoming.to.trim());
+  if (!number) return { kind: 'reject', reason: 'unknown_number' };
+  const companyId = number.company_id;
+  const at = incoming.at;
+  const caller = normalizeCallerNumber(incoming.from) ?? null;
+  const [reservation, offer, trafficSource, blacklisted] = await Promise.all([
+    caller ? findReservation(companyId, number.number, caller, at) : Promise.resolve(undefined),
+    number.offer_id !== null ? getRecord(companyId, 'offers', number.offer_id) : Promise.resolve(undefined),
+    number.traffic_source_id !== null ? getRecord(companyId, 'traffic_sources', number.traffic_source_id) : Promise.resolve(undefined),
+    caller ? isBlacklisted(companyId, caller) : Promise.resolve(false),
+  ]);
+  const tokens = (reservation?.tokens ?? {}) as TokenValues;
+  const id = timeSortableId(at.getTime());
+  const call: Call = {
+    id,
+    uuid: randomUUID(),
+    secure_token: randomBytes(16).toString('hex'),
+    carrier: incoming.carrier,
+    carrier_call_id: incoming.carrierCallId,
+    created_at: at.toISOString(),
+    updated_at: at.toISOString(),
+    user_updated_at: null,
+    ended_at: null,
+    status: 'ringing',
+    in_progress: true,
+    caller_number: caller,
+    caller_city: incoming.callerCity ?? null,
+    caller_state: incoming.callerState ?? null,
+    caller_country: incoming.callerCountry ?? null,
+    number: number.number,
+    number_id: number.id,
+    ring_pool_id: number.ring_pool_id,
+    offer_id: number.offer_id,
+    offer: (offer?.name as string | undefined) ?? null,
+    traffic_source_id: reservation?.traffic_source_id ?? number.traffic_source_id,
+    traffic_source: (trafficSource?.name as string | undefined) ?? null,
+    ping_id: reservation?.ping_id ?? null,
+    buyer_id: null,
+    buyer: null,
+    attempts: [],
+    queue: [],
+    total_duration: 0,
+    answered_duration: 0,
+    buyer_converted: false,
+    offer_converted: false,
+    revenue: 0,
+    buyer_revenue: 0,
+    payout: 0,
+    traffic_source_payout: 0,
+    profit: 0,
+    has_recording: false,
+    recording_url: null,
+    data: tokens,
+    timeline: [],
+    version: 0,
+  };
+  timeline(call, at, 'incoming', { from: caller, to: number.number, reservation: reservation ? reservation.ping_id : null });
+
+  let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  if (blacklisted) {
+    call.status = 'blocked';
+    call.in_progress = false;
+    call.ended_at = at.toISOString();
+    timeline(call, at, 'blocked', { reason: 'caller is blacklisted' });
+  } else {
+    const buyerIds = reservation ? new Set(reservation.buyer_ids) : offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
+    claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom);
+    timeline(call, at, 'routing', {
+      candidates: [...buyerIds],
+      chosen: claimed.buyer?.id ?? null,
+      excluded: claimed.excluded.map((buyer) => ({ buyer_id: buyer.id, reason: buyer.reason })),
+    });
+    if (!claimed.buyer) {
+      call.status = 'no_buyer';
+      call.in_progress = false;
+      call.ended_at = at.toISOString();
+    } else {
+      const buyer = claimed.buyer;
+      call.attempts = [{ attempt: 1, buyer_id: buyer.id, buyer_name: buyer.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false }];
+      call.queue = 'next' in claimed ? claimed.next.map((next) => next.id) : [];
+      call.buyer_id = buyer.id;
+      call.buyer = buyer.name;
+      timeline(call, at, 'dial', { attempt: 1, buyer_id: buyer.id, number: buyer.record.number });
+    }
+  }
+  const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
+
+  if (!(await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }))) {
+    // A retry of this webhook got there first: give back our claim and answer as it did.
+    if (claimed?.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
+    const winner = await findCallByCarrierId(incoming.carrier, incoming.carrierCallId);
+    return winner ? instructionFor(winner.companyId, winner.call as Call) : { kind: 'reject', reason: 'duplicate' };
+  }
+  await emit(companyId, 'new_call', call, at);
+  if (!call.in_progress) {
+    await finishCall(companyId, call.id, { totalDuration: 0, at });
+    return call.status === 'blocked' ? { kind: 'reject', reason: 'blocked', companyId, callId: call.id } : { kind: 'hangup', reason: 'no_buyer', companyId, callId: call.id };
+  }
+  if (onDial && claimed?.buyer) await applyBuyerConversion(companyId, call, claimed.buyer.record, at);
+  await emit(companyId, 'call_ringing', call, at);
+  return instructionFor(companyId, call);
+}
+
+/** The buyer picked up (counted once per attempt). */
+export async function buyerAnswered(companyId: number, callId: number, attemptNumber: number, at: Date): Promise<void> {
+  const { call, saved, result: buyerId } = await transition(companyId, callId, async (call) => {
+    const attempt = (call.attempts as Attempt[])[attemptNumber - 1];
+    if (!attempt || attempt.status !== 'ringing') return { result: undefined, save: false };
+    attempt.status = 'answered';
+    attempt.answered_at = at.toISOString();
+    call.status = 'in_progress';
+    call.buyer_id = attempt.buyer_id;
+    call.buyer = attempt.buyer_name;
+    timeline(call, at, 'answered', { attempt: attemptNumber, buyer_id: attempt.buyer_id });
+    return { result: attempt.buyer_id, save: true };
+  });
+  if (!saved || buyerId === undefined) return;
+  const buyer = await getRecord(companyId, 'buyers', buyerId);
+  if (buyer) await applyCounterChange(companyId, buyerId, buyerTimeZone(buyer), at, { increments: { connection: 1 } });
+  await emit(companyId, 'call_forwarded', call, at);
+}
+
+export type DialOutcome = 'completed' | 'answered' | 'no-answer' | 'busy' | 'failed' | 'canceled';
+
+/**
+ * A dial ended: after a conversation (`completed` with the answered seconds) the call is done;
+ * otherwise the next eligible buyer of the call's queue is claimed and dialed, or the call ends.
+ */
+export async function dialResult(companyId: number, callId: number, attemptNumber: number, outcome: DialOutcome, answeredDuration: number, at: Date): Promise<CallInstruction> {
+  const talked = (outcome === 'completed' || outcome === 'answered') && answeredDuration > 0;
+  let claimedNext: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  const { call, saved, result } = await transition(companyId, callId, async (call) => {
+    const attempts = call.attempts as Attempt[];
+    const attempt = attempts[attemptNumber - 1];
+    if (!attempt || attempt.status === 'completed' || attempt.status === 'no-answer' || attempt.status === 'busy' || attempt.status === 'failed' || attempt.status === 'canceled') {
+      return { result: { answeredBefore: true, buyerId: undefined as number | undefined, converted: false }, save: false };
+    }
+    const answeredBefore = attempt.status === 'answered';
+    attempt.released = true;
+    const buyer = await getRecord(companyId, 'buyers', attempt.buyer_id);
+    let converted = false;
+    if (talked) {
+      attempt.status = 'completed';
+      attempt.answered_duration = answeredDuration;
+      attempt.answered_at ??= at.toISOString();
+      call.answered_duration = answeredDuration;
+      call.buyer_id = attempt.buyer_id;
+      call.buyer = attempt.buyer_name;
+      call.status = 'completed';
+      timeline(call, at, 'dial_ended', { attempt: attemptNumber, buyer_id: attempt.buyer_id, outcome: 'completed', answered_duration: answeredDuration });
+      if (buyer) converted = await convertForBuyer(companyId, call, buyer, answeredDuration, at);
+    } else {
+      attempt.status = outcome === 'completed' || outcome === 'answered' ? 'no-answer' : outcome;
+      timeline(call, at, 'dial_ended', { attempt: attemptNumber, buyer_id: attempt.buyer_id, outcome: attempt.status });
+      if (outcome !== 'canceled' && call.in_progress) {
+        const remaining = new Set((call.queue as number[]) ?? []);
+        claimedNext = remaining.size ? await claimBuyer(companyId, remaining, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom) : undefined;
+        if (claimedNext?.buyer) {
+          const next = claimedNext.buyer;
+          attempts.push({ attempt: attempts.length + 1, buyer_id: next.id, buyer_name: next.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false });
+          call.queue = 'next' in claimedNext ? claimedNext.next.map((buyerNext) => buyerNext.id) : [];
+          call.buyer_id = next.id;
+          call.buyer = next.name;
+          call.status = 'ringing';
+          timeline(call, at, 'dial', { attempt: attempts.length, buyer_id: next.id, number: next.record.number });
+        } else {
+          call.status = 'no_answer';
+          call.queue = [];
+          if (claimedNext) timeline(call, at, 'routing', { chosen: null, excluded: claimedNext.excluded.map((b) => ({ buyer_id: b.id, reason: b.reason })) });
+        }
+      } else if (outcome === 'canceled') {
+        call.status = 'canceled';
+      }
+    }
+    return {
+      result: { answeredBefore, buyerId: attempt.buyer_id, converted },
+      save: true,
+      undo: async () => {
+        if (claimedNext?.buyer) await releaseConcurrency(companyId, claimedNext.buyer.id, buyerTimeZone(claimedNext.buyer.record), at);
+        claimedNext = undefined;
+      },
+    };
+  });
+  if (!saved) return instructionFor(companyId, call);
+
+  // Effects of the saved transition: the finished leg frees its buyer; talk time counts.
+  const buyer = result.buyerId !== undefined ? await getRecord(companyId, 'buyers', result.buyerId) : undefined;
+  if (buyer) {
+    await releaseConcurrency(companyId, Number(buyer.id), buyerTimeZone(buyer), at);
+    if (talked && !result.answeredBefore) {
+      await applyCounterChange(companyId, Number(buyer.id), buyerTimeZone(buyer), at, { increments: { connection: 1 } });
+      await emit(companyId, 'call_forwarded', call, at);
+    }
+    if (result.converted) await applyBuyerConversion(companyId, call, buyer, at);
+  }
+  const attempts = call.attempts as Attempt[];
+  const newest = attempts[attempts.length - 1]!;
+  if (newest.attempt > attemptNumber && newest.status === 'ringing') {
+    const next = await getRecord(companyId, 'buyers', newest.buyer_id);
+    if (next && conversionTerms(next, at).duration === 0) {
+      const onDial = await transition(companyId, callId, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, next, 0, at), save: true }));
+      if (onDial.result) await applyBuyerConversion(companyId, onDial.call, next, at);
+    }
+    await emit(companyId, 'call_ringing', call, at);
+  }
+  return instructionFor(companyId, call);
+}
+
+function figures(call: Call): CallFigures {
+  return {
+    created_at: String(call.created_at),
+    offer_id: (call.offer_id as number | null) ?? null,
+    buyer_id: (call.buyer_id as number | null) ?? null,
+    traffic_source_id: (call.traffic_source_id as number | null) ?? null,
+    status: String(call.status),
+    buyer_converted: call.buyer_converted === true,
+    offer_converted: call.offer_converted === true,
+    revenue: Number(call.revenue ?? 0),
+    payout: Number(call.payout ?? 0),
+    answered_duration: Number(call.answered_duration ?? 0),
+    total_duration: Number(call.total_duration ?? 0),
+  };
+}
+
+/** Rollup writes for a call moving from `before` (not yet counted: undefined) to `after`. */
+export function rollupWrites(companyId: number, before: CallFigures | undefined, after: CallFigures): Array<Record<string, unknown>> {
+  return rollupChanges(before, after).map(({ cell, delta }) => {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const adds = Object.entries(delta).map(([field, amount], index) => {
+      names[`#s${index}`] = field;
+      values[`:s${index}`] = amount;
+      return `#s${index} :s${index}`;
+    });
+    return {
+      Update: {
+        TableName: tableName,
+        Key: keys.callRollup(companyId, cell.day, cell.hour, cell.category, cell.value),
+        UpdateExpression: `ADD ${adds.join(', ')} SET #day = :day, #hour = :hour, #category = :category, #value = :value`,
+        ExpressionAttributeNames: { ...names, '#day': 'day', '#hour': 'hour', '#category': 'category', '#value': 'value' },
+        ExpressionAttributeValues: { ...values, ':day': cell.day, ':hour': cell.hour, ':category': cell.category, ':value': cell.value },
+      },
+    };
+  });
+}
+
+/**
+ * The call is over (the carrier's final status): release whatever it still holds, decide the
+ * traffic source payout, and count it in the rollups in the same write that ends it.
+ */
+export async function finishCall(companyId: number, callId: number, ending: { totalDuration: number; at: Date }): Promise<void> {
+  const at = ending.at;
+  let held: number | undefined;
+  let paidRule: number | undefined;
+  const { call, saved } = await transition(companyId, callId, async (call) => {
+    if (call.rolled_up) return { result: undefined, save: false };
+    const attempt = currentAttempt(call);
+    held = attempt && !attempt.released ? attempt.buyer_id : undefined;
+    if (attempt && !attempt.released) {
+      attempt.released = true;
+      if (attempt.status === 'answered' && attempt.answered_at) {
+        attempt.status = 'completed';
+        attempt.answered_duration = Math.max(0, Math.round((at.getTime() - Date.parse(attempt.answered_at)) / 1000));
+        call.answered_duration = attempt.answered_duration;
+        call.status = 'completed';
+      } else if (attempt.status === 'ringing') {
+        attempt.status = 'canceled';
+        call.status = 'canceled';
+      }
+    }
+    if (!ENDED.has(String(call.status))) call.status = 'completed';
+    call.in_progress = false;
+    call.ended_at ??= at.toISOString();
+    call.total_duration = Math.max(Number(call.total_duration ?? 0), ending.totalDuration);
+    call.queue = [];
+    // Traffic source payout, from the offer's payout rules.
+    paidRule = undefined;
+    if (call.offer_id !== null && !call.offer_converted) {
+      const rules = (await queryAllRecords(companyId, 'offer_conversions')).filter((rule) => rule.offer_id === call.offer_id) as OfferConversionRule[];
+      const lastPaidAt = new Map<number, Date>();
+      for (const rule of rules) {
+        const paid = await lastPaid(companyId, `oc${rule.id}`, call.caller_number);
+        if (paid) lastPaidAt.set(rule.id, paid);
+      }
+      const payout = decideOfferConversion({ rules, tokens: (call.data ?? {}) as TokenValues, answeredDuration: Number(call.answered_duration ?? 0), buyerRevenue: Number(call.revenue ?? 0), lastPaidAt, at });
+      if (payout.converted) {
+        call.offer_converted = true;
+        call.payout = payout.payout;
+        call.traffic_source_payout = payout.payout;
+        call.offer_conversion_id = payout.ruleId;
+        paidRule = payout.ruleId;
+        timeline(call, at, 'traffic_source_payout', { offer_conversion_id: payout.ruleId, payout: payout.payout });
+      }
+    }
+    call.profit = cents(Number(call.revenue ?? 0) - Number(call.payout ?? 0));
+    call.rolled_up = true;
+    timeline(call, at, 'ended', { status: call.status, total_duration: call.total_duration });
+    return { result: undefined, save: true, alongside: rollupWrites(companyId, undefined, figures(call)) };
+  });
+  if (!saved) return;
+  if (held !== undefined) {
+    const buyer = await getRecord(companyId, 'buyers', held);
+    if (buyer) await releaseConcurrency(companyId, held, buyerTimeZone(buyer), at);
+  }
+  if (paidRule !== undefined) await markPaid(companyId, `oc${paidRule}`, call.caller_number, at);
+  await emit(companyId, 'call_ended', call, at);
+}
+
+/**
+ * A change made through the API (revenue, payout, conversion flags, contact fields): saved with
+ * the rollup difference in the same write; buyer counters follow revenue and conversion changes.
+ */
+export async function adjustCall(companyId: number, callId: number, changes: Record<string, unknown>, at: Date): Promise<Call> {
+  let before: CallFigures | undefined;
+  const { call } = await transition(companyId, callId, async (call) => {
+    before = call.rolled_up ? figures(call) : undefined;
+    Object.assign(call, changes);
+    if ('revenue' in changes) call.buyer_revenue = call.revenue;
+    if ('payout' in changes) call.traffic_source_payout = call.payout;
+    call.profit = cents(Number(call.revenue ?? 0) - Number(call.payout ?? 0));
+    call.user_updated_at = at.toISOString();
+    timeline(call, at, 'updated', { fields: Object.keys(changes) });
+    return { result: undefined, save: true, alongside: before ? rollupWrites(companyId, before, figures(call)) : [] };
+  });
+  const buyerId = (call.converted_buyer_id ?? call.buyer_id) as number | null;
+  if (before && buyerId !== null) {
+    const revenueDelta = cents(Number(call.revenue ?? 0) - before.revenue);
+    const conversionDelta = (call.buyer_converted ? 1 : 0) - (before.buyer_converted ? 1 : 0);
+    if (revenueDelta !== 0 || conversionDelta !== 0) {
+      const buyer = await getRecord(companyId, 'buyers', buyerId);
+      if (buyer) {
+        await applyCounterChange(companyId, buyerId, buyerTimeZone(buyer), at, {
+          increments: { revenue: revenueDelta, earned_revenue: revenueDelta, buyer_conversion: conversionDelta },
+        });
+      }
+    }
+  }
+  await emit(companyId, 'call_changed', call, at);
+  return call;
+}
+
+/** Records an event on a call's timeline (key presses, hang-up requests). */
+export async function recordOnTimeline(companyId: number, callId: number, type: string, detail: Record<string, unknown>, at: Date): Promise<Call> {
+  const { call } = await transition(companyId, callId, async (call) => {
+    timeline(call, at, type, detail);
+    return { result: undefined, save: true };
+  });
+  return call;
+}

@@ -1,0 +1,179 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client.js';
+import { dayOfId } from '../db/day-records.js';
+import { keys, padId } from '../db/keys.js';
+import { getLookup, withoutKeys, type StoredRecord } from '../db/records.js';
+
+/**
+ * Calls: high-volume records in one partition per company and UTC day (ids are time-sortable),
+ * found by id alone (the day is in the id), by uuid through a global lookup (the secure
+ * endpoints carry no credentials), by caller through gsi2, and while live through gsi1, which
+ * only calls in progress carry.
+ */
+export const CALLS = 'calls';
+
+export type CallRecord = StoredRecord & {
+  status: string;
+  in_progress: boolean;
+  caller_number: string | null;
+  offer_id: number | null;
+  version: number;
+};
+
+function callKey(companyId: number, id: number) {
+  return { pk: keys.dayPartition(companyId, CALLS, dayOfId(id)), sk: padId(id) };
+}
+
+function indexAttributes(companyId: number, call: { id: number; in_progress: boolean; caller_number: string | null }) {
+  return {
+    ...(call.in_progress ? { gsi1pk: keys.liveCalls(companyId), gsi1sk: padId(call.id) } : {}),
+    ...(call.caller_number ? { gsi2pk: keys.callsOfCaller(companyId, call.caller_number), gsi2sk: padId(call.id) } : {}),
+  };
+}
+
+/** The call a carrier's call id belongs to (carriers retry their first webhook). */
+export function carrierCallKey(carrier: string, carrierCallId: string) {
+  return keys.globalLookup(CALLS, 'carrier_call', `${carrier}:${carrierCallId}`);
+}
+
+export async function findCallByCarrierId(carrier: string, carrierCallId: string): Promise<{ companyId: number; call: CallRecord } | undefined> {
+  const lookup = await getLookup(carrierCallKey(carrier, carrierCallId));
+  if (!lookup) return undefined;
+  const call = await getCall(lookup.company_id, lookup.id);
+  return call ? { companyId: lookup.company_id, call } : undefined;
+}
+
+/**
+ * Writes a new call with its uuid and carrier-call lookups in one transaction. False when the
+ * carrier's call already has a record (a retried webhook that raced the first).
+ */
+export async function createCall(companyId: number, call: CallRecord & { carrier: string; carrier_call_id: string }): Promise<boolean> {
+  return db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName,
+            Item: { ...callKey(companyId, call.id), ...indexAttributes(companyId, call), company_id: companyId, ...call },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName,
+            Item: { ...keys.globalLookup(CALLS, 'uuid', call.uuid), company_id: companyId, resource: CALLS, id: call.id },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName,
+            Item: { ...carrierCallKey(call.carrier, call.carrier_call_id), company_id: companyId, resource: CALLS, id: call.id },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
+    }),
+  ).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[2]?.Code === 'ConditionalCheckFailed') return false;
+      throw error;
+    },
+  );
+}
+
+export async function getCall(companyId: number, id: number): Promise<CallRecord | undefined> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: callKey(companyId, id), ConsistentRead: true }));
+  return result.Item ? (withoutKeys(result.Item) as CallRecord) : undefined;
+}
+
+/** A call by uuid, with its company (two GetItems: the global lookup, then the call). */
+export async function getCallByUuid(uuid: string): Promise<{ companyId: number; call: CallRecord } | undefined> {
+  const lookup = await getLookup(keys.globalLookup(CALLS, 'uuid', uuid));
+  if (!lookup) return undefined;
+  const call = await getCall(lookup.company_id, lookup.id);
+  return call ? { companyId: lookup.company_id, call } : undefined;
+}
+
+/**
+ * Saves a call's new state if nobody saved another since `expectedVersion` (optimistic
+ * concurrency: carriers retry and race their callbacks). False when the version moved on.
+ */
+export async function saveCall(
+  companyId: number,
+  call: CallRecord,
+  expectedVersion: number,
+  /** Writes that must happen with this save or not at all (rollups of a finished call). */
+  alongside: Array<Record<string, unknown>> = [],
+): Promise<boolean> {
+  const { id, ...fields } = call;
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Record<string, unknown> = { ':expected': expectedVersion };
+  const sets: string[] = [];
+  const removes: string[] = [];
+  const index = indexAttributes(companyId, call);
+  const all: Record<string, unknown> = { ...fields, ...index };
+  Object.entries(all).forEach(([name, value], i) => {
+    if (name === 'uuid' || name === 'company_id') return;
+    names[`#f${i}`] = name;
+    values[`:f${i}`] = value ?? null;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  if (!call.in_progress) {
+    names['#g1'] = 'gsi1pk';
+    names['#g1s'] = 'gsi1sk';
+    removes.push('#g1', '#g1s');
+  }
+  const update = {
+    TableName: tableName,
+    Key: callKey(companyId, id),
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: '#version = :expected',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+  try {
+    if (alongside.length === 0) await db.send(new UpdateCommand(update));
+    else await db.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...alongside] }));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}
+
+async function queryIndex(indexName: 'gsi1' | 'gsi2', pkName: string, pk: string, limit: number, beforeId?: number): Promise<CallRecord[]> {
+  const calls: CallRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  const skName = indexName === 'gsi1' ? 'gsi1sk' : 'gsi2sk';
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: indexName,
+        KeyConditionExpression: beforeId === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :before',
+        ExpressionAttributeNames: { '#pk': pkName, ...(beforeId === undefined ? {} : { '#sk': skName }) },
+        ExpressionAttributeValues: { ':pk': pk, ...(beforeId === undefined ? {} : { ':before': padId(beforeId) }) },
+        ScanIndexForward: false,
+        Limit: Math.min(limit - calls.length, 1000),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) calls.push(withoutKeys(item) as CallRecord);
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && calls.length < limit);
+  return calls;
+}
+
+/** A caller's calls, newest first (gsi2). */
+export function callsOfCaller(companyId: number, caller: string, limit: number, beforeId?: number): Promise<CallRecord[]> {
+  return queryIndex('gsi2', 'gsi2pk', keys.callsOfCaller(companyId, caller), limit, beforeId);
+}
+
+/** Calls in progress, newest first (the sparse gsi1). */
+export function liveCalls(companyId: number, limit: number): Promise<CallRecord[]> {
+  return queryIndex('gsi1', 'gsi1pk', keys.liveCalls(companyId), limit);
+}

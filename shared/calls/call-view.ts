@@ -1,0 +1,68 @@
+import { isoWithOffset } from '../time.js';
+
+/** The columns of a call in the API (list `columns`, CSV, show, events), in order. */
+export const CALL_COLUMNS = [
+  'id',
+  'legacy_id',
+  'type',
+  'uuid',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'user_updated_at',
+  'routes_show_path',
+  'routes_edit_path',
+  'external_record_id',
+  'ended_at',
+  'status',
+  'in_progress',
+  'offer',
+  'offer_id',
+  'traffic_source',
+  'traffic_source_id',
+  'buyer',
+  'buyer_id',
+  'caller_number',
+  'caller_city',
+  'caller_state',
+  'caller_country',
+  'number',
+  'number_id',
+  'total_duration',
+  'answered_duration',
+  'buyer_converted',
+  'offer_converted',
+  'revenue',
+  'buyer_revenue',
+  'payout',
+  'traffic_source_payout',
+  'profit',
+  'has_recording',
+  'recording_url',
+  'data',
+  'first_name',
+  'last_name',
+  'email',
+  'address',
+  'city',
+  'state',
+  'zip',
+  'ping_id',
+  'conversion_name',
+] as const;
+
+const TIMES = new Set(['created_at', 'updated_at', 'deleted_at', 'user_updated_at', 'ended_at']);
+
+/** A stored call as the API shows it, times in `timeZone`. */
+export function callView(call: Record<string, unknown>, timeZone = 'UTC'): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const path = `/api/v1/calls/${String(call.id)}`;
+  for (const column of CALL_COLUMNS) {
+    const value = call[column];
+    if (column === 'type') out.type = 'Call';
+    else if (column === 'routes_show_path' || column === 'routes_edit_path') out[column] = path;
+    else if (TIMES.has(column)) out[column] = typeof value === 'string' && value ? isoWithOffset(value, timeZone) : null;
+    else out[column] = value ?? null;
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+import type { CallInstruction } from '../calls/call-flow.js';
+
+/**
+ * Call instructions as TwiML (Twilio; SignalWire and Telnyx TeXML accept the same). Pure. The
+ * callback URLs carry the company and call ids; the carrier signs them with the rest of the
+ * request, so they cannot be forged.
+ */
+export function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char]!);
+}
+
+export interface VoiceUrls {
+  /** Absolute base of the voice routes, e.g. https://api.example.com/api/v1/voice/twilio */
+  base: string;
+}
+
+function query(params: Record<string, string | number>): string {
+  return new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)])).toString();
+}
+
+export function twimlFor(instruction: CallInstruction, urls: VoiceUrls): string {
+  const head = '<?xml version="1.0" encoding="UTF-8"?>';
+  switch (instruction.kind) {
+    case 'reject':
+      return `${head}<Response><Reject reason="rejected"/></Response>`;
+    case 'hangup':
+      return `${head}<Response><Hangup/></Response>`;
+    case 'dial': {
+      const { target } = instruction;
+      const ids = { company: instruction.companyId, call: instruction.callId, attempt: instruction.attempt };
+      const action = `${urls.base}/dial_action?${query(ids)}`;
+      const answered = `${urls.base}/dial_status?${query(ids)}`;
+      const attributes = [
+        `action="${escapeXml(action)}"`,
+        'method="POST"',
+        `timeout="${Math.round(target.timeoutSeconds)}"`,
+        'answerOnBridge="true"',
+        ...(target.callerId ? [`callerId="${escapeXml(target.callerId)}"`] : []),
+      ].join(' ');
+      const legAttributes = [
+        `statusCallback="${escapeXml(answered)}"`,
+        'statusCallbackEvent="answered"',
+        'statusCallbackMethod="POST"',
+        ...(target.dtmfTones ? [`sendDigits="${escapeXml(target.dtmfTones)}"`] : []),
+        ...(target.pressOneToAccept ? [`url="${escapeXml(`${urls.base}/whisper?${query(ids)}`)}"`] : []),
+      ].join(' ');
+      // SIP buyers get the call's secure token and uuid as headers, for the secure endpoints.
+      const leg = target.number.toLowerCase().startsWith('sip:')
+        ? `<Sip ${legAttributes}>${escapeXml(`${target.number}${target.number.includes('?') ? '&' : '?'}${query({ 'X-svc_secure_token': target.secureToken, 'X-svc_uuid': target.uuid })}`)}</Sip>`
+        : `<Number ${legAttributes}>${escapeXml(target.number)}</Number>`;
+      return `${head}<Response><Dial ${attributes}>${leg}</Dial></Response>`;
+    }
+  }
+}
+
+/** The whisper played to a buyer that must press 1 to take the call. */
+export function whisperTwiml(resultUrl: string): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+    `<Gather numDigits="1" timeout="8" action="${escapeXml(resultUrl)}" method="POST"><Say>Press 1 to accept this call.</Say></Gather>` +
+    '<Hangup/></Response>'
+  );
+}

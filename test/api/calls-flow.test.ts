@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventsPort } from '../../shared/adapters/index.js';
+import type { EventRecorder } from '../../shared/adapters/local/event-recorder.js';
+import { getCall } from '../../shared/calls/call-store.js';
+import { simulateCall, type BuyerBehaviour } from '../../shared/local/call-simulator.js';
+import { createTestCompany } from '../fixtures/company.js';
+import { startTestGateway, type TestGateway } from '../fixtures/gateway.js';
+import { createThrough } from '../fixtures/records.js';
+
+process.env.LOCAL_NUMBER_RANGE = '+13125550100..+13125550199';
+
+let gateway: TestGateway;
+beforeAll(async () => {
+  gateway = await startTestGateway();
+});
+afterAll(async () => gateway.close());
+
+const TOKEN = process.env.TWILIO_AUTH_TOKEN!;
+
+async function setup(buyerFields: Record<string, unknown>[]) {
+  const company = await createTestCompany('calls');
+  const buyers = [];
+  for (const [index, fields] of buyerFields.entries()) {
+    buyers.push(await createThrough(gateway, company, '/api/v1/buyers', { name: `B${index + 1}`, number: `+1212555${String(1000 + index)}`, tier: index, ...fields }));
+  }
+  const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Offer', buyer_ids: buyers.map((b) => b.id) });
+  const number = await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id });
+  return { company, buyers, offer, number: number.number as string };
+}
+
+const call = (to: string, buyers: BuyerBehaviour[], from = '+14155552671') =>
+  simulateCall({ baseUrl: gateway.baseUrl, authToken: TOKEN, from, to, buyers, callSid: `CA${randomUUID().replace(/-/g, '')}` });
+
+describe('a simulated call', () => {
+  it('falls through an unanswered buyer to the next, converts it and ends with events for each step', async () => {
+    const { company, buyers, number } = await setup([
+      { current_conversion_revenue: 40, current_conversion_duration: 60 },
+      { current_conversion_revenue: 25, current_conversion_duration: 60 },
+    ]);
+    const recorder = eventsPort() as EventRecorder;
+    const before = recorder.published.length;
+    const result = await call(number, [
+      { answer: false, answerAfter: 30, talk: 0 },
+      { answer: true, answerAfter: 4, talk: 90 },
+    ]);
+    expect(result.outcome).toBe('completed');
+    expect(result.dialed).toEqual(['+12125551000', '+12125551001']);
+    const stored = await getCall(company.id, result.callId!);
+    expect(stored).toMatchObject({ status: 'completed', in_progress: false, buyer_id: buyers[1]!.id, answered_duration: 90, total_duration: 124, buyer_converted: true, revenue: 25 });
+    const names = recorder.published.slice(before).filter((event) => event.data.id === result.callId).map((event) => event.name);
+    expect(names).toEqual(['new_call', 'call_ringing', 'call_ringing', 'call_forwarded', 'call_ended']);
+  });
+});
