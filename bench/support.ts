@@ -56,6 +56,10 @@ export interface CallCounts {
   writeUnits: number;
   /** Capacity by command name (read and write). */
   unitsByCommand: Record<string, number>;
+  /** Items returned, by command name. */
+  itemsByCommand: Record<string, number>;
+  /** Milliseconds spent waiting for each command (SDK and the emulator's answer), by command name. */
+  msByCommand: Record<string, number>;
 }
 
 export const READ_COMMANDS: ReadonlySet<string> = new Set(['QueryCommand', 'GetItemCommand', 'BatchGetItemCommand', 'ScanCommand', 'TransactGetItemsCommand']);
@@ -67,13 +71,14 @@ export interface CallCounter {
 }
 
 function emptyCounts(): CallCounts {
-  return { byCommand: {}, itemsReturned: 0, readUnits: 0, writeUnits: 0, unitsByCommand: {} };
+  return { byCommand: {}, itemsReturned: 0, readUnits: 0, writeUnits: 0, unitsByCommand: {}, itemsByCommand: {}, msByCommand: {} };
 }
 
 /**
  * Adds a middleware to the client that asks DynamoDB for the consumed capacity
  * (ReturnConsumedCapacity TOTAL) of the commands in `commands` (every command when omitted) and
- * counts them, so product code is unchanged. Other commands pass through untouched.
+ * counts them, so product code is unchanged. Other commands pass through untouched, and so do
+ * calls that fail (nothing is counted for them).
  */
 export function countCalls(client: DynamoDBDocumentClient, commands?: ReadonlySet<string>): CallCounter {
   let counts = emptyCounts();
@@ -82,7 +87,9 @@ export function countCalls(client: DynamoDBDocumentClient, commands?: ReadonlySe
       const name = context.commandName ?? 'unknown';
       if (commands && !commands.has(name)) return next(args);
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const started = performance.now();
       const result = await next(args);
+      counts.msByCommand[name] = (counts.msByCommand[name] ?? 0) + performance.now() - started;
       const output = result.output as {
         Count?: number;
         Item?: unknown;
@@ -91,7 +98,9 @@ export function countCalls(client: DynamoDBDocumentClient, commands?: ReadonlySe
       };
       counts.byCommand[name] = (counts.byCommand[name] ?? 0) + 1;
       const batchItems = output.Responses && !Array.isArray(output.Responses) ? Object.values(output.Responses).reduce((sum, items) => sum + items.length, 0) : 0;
-      counts.itemsReturned += output.Count ?? (output.Item ? 1 : 0) + batchItems;
+      const items = output.Count ?? (output.Item ? 1 : 0) + batchItems;
+      counts.itemsReturned += items;
+      counts.itemsByCommand[name] = (counts.itemsByCommand[name] ?? 0) + items;
       const consumed = Array.isArray(output.ConsumedCapacity) ? output.ConsumedCapacity : output.ConsumedCapacity ? [output.ConsumedCapacity] : [];
       const units = consumed.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
       counts.unitsByCommand[name] = (counts.unitsByCommand[name] ?? 0) + units;

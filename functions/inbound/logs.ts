@@ -25,6 +25,7 @@ export const LOG_COLUMNS = [
   'success',
   'eligible_buyer_ids',
   'excluded_buyers',
+  'excluded_count',
   'request',
   'response',
   'test_mode',

@@ -12,6 +12,17 @@ import { loadRoutingBuyers, selectedBuyerIds, selectsBuyers } from '../../shared
 import { checkUserToken, findWebhook, inboundResponse, InboundError, tokensOf } from '../../shared/routing/inbound.js';
 import { isoWithOffset } from '../../shared/time.js';
 
+/** How many offered and excluded buyers a log entry lists (the counts are always complete). */
+const LOG_LIST_LIMIT = 100;
+/** Largest request or token set a log entry keeps verbatim (characters of JSON). */
+const LOG_JSON_LIMIT = 20_000;
+
+/** A partner-supplied value, kept as is unless it is too large for a log entry. */
+function boundedJson(value: Record<string, unknown>): Record<string, unknown> {
+  const text = JSON.stringify(value);
+  return text.length <= LOG_JSON_LIMIT ? value : { truncated: true, size: text.length, start: text.slice(0, 2000) };
+}
+
 /** How long a ping's answer may be posted (seconds). */
 export const PING_VALID_SECONDS = 120;
 
@@ -126,12 +137,16 @@ export const ping: Operation = async (request) => {
     offer_id: webhook.offer_id ?? null,
     caller_id: caller ?? null,
     traffic_source_id: trafficSourceId ?? null,
-    tokens,
-    request: request.params,
-    response: body,
+    tokens: boundedJson(tokens),
+    request: boundedJson(request.params),
+    // The answer without its repeated try-all list, and at most LOG_LIST_LIMIT of each list:
+    // a log entry must stay far below DynamoDB's 400 KB item limit however many buyers there are.
+    response: { ...body, buyers: body.buyers.slice(0, LOG_LIST_LIMIT), try_all_buyers: { ping_id: pingId, buyers_count: offered.length } },
     success: body.success,
+    // Every offered id: the post dials them in this order (a few bytes each).
     eligible_buyer_ids: chosen.map((buyer) => buyer.id),
-    excluded_buyers: decision.excluded.map((buyer) => ({ buyer_id: buyer.id, name: buyer.name, reason: buyer.reason })),
+    excluded_buyers: decision.excluded.slice(0, LOG_LIST_LIMIT).map((buyer) => ({ buyer_id: buyer.id, name: buyer.name, reason: buyer.reason })),
+    excluded_count: decision.excluded.length,
     ping_expires_at: expiresAt.toISOString(),
     test_mode: webhook.test_mode === true,
     duration_ms: Math.round(performance.now() - started),

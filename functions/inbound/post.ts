@@ -51,7 +51,7 @@ export const post: Operation = async (request) => {
       number,
       caller: caller!,
       buyer_ids: buyerIds,
-      tokens: (pinged.tokens as Record<string, unknown>) ?? {},
+      tokens: pinged.tokens && !(pinged.tokens as Record<string, unknown>).truncated ? (pinged.tokens as Record<string, unknown>) : {},
       ping_id: String(request.params.ping_id),
       inbound_webhook_id: Number(webhook.id),
       offer_id: typeof webhook.offer_id === 'number' ? webhook.offer_id : null,

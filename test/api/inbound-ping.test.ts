@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reserveAttempt } from '../../shared/buyers/counters.js';
+import { createRecord, nextId } from '../../shared/db/records.js';
 import { createTestCompany, createTestUser, type TestCompany } from '../fixtures/company.js';
 import { call, startTestGateway, type TestGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
@@ -224,5 +225,28 @@ describe('GET /api/v1/inbound_webhook_logs', () => {
     const other = await createTestCompany('other');
     const theirs = await call(gateway, { path: '/api/v1/inbound_webhook_logs', authorization: other.authorization });
     expect(theirs.body.inbound_webhook_logs).toEqual([]);
+  });
+
+  it('keeps a log entry bounded however many buyers are left out, with the full count', async () => {
+    const company = await createTestCompany('ping-many');
+    const now = new Date().toISOString();
+    const ids: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const id = await nextId(company.id, 'buyers');
+      await createRecord(company.id, 'buyers', { id, uuid: randomUUID(), created_at: now, updated_at: now, name: `Paused ${i}`, paused: true });
+      ids.push(id);
+    }
+    const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Many', buyer_ids: ids.slice(0, 100) });
+    await createThrough(gateway, company, '/api/v1/offers', { name: 'Other' });
+    // The offer names 100 of them; the webhook names all 300 itself.
+    const webhook = await createThrough(gateway, company, '/api/v1/inbound_webhooks', { vanity_uri: vanity(), offer_id: offer.id });
+    await call(gateway, { method: 'PUT', path: `/api/v1/inbound_webhooks/${webhook.id}`, authorization: company.authorization, json: { buyer_ids: ids } });
+    const reply = await ping(webhook.vanity_uri);
+    expect(reply.body).toMatchObject({ success: false, available_buyers_count: 0 });
+    const logs = await call(gateway, { path: `/api/v1/inbound_webhook_logs?inbound_webhook_id=${webhook.id}&columns=excluded_buyers,excluded_count`, authorization: company.authorization });
+    const entry = logs.body.inbound_webhook_logs[0];
+    expect(entry.excluded_count).toBe(300);
+    expect(entry.excluded_buyers).toHaveLength(100);
+    expect(entry.excluded_buyers[0]).toEqual({ buyer_id: ids[0], name: 'Paused 0', reason: 'paused' });
   });
 });
