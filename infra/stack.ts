@@ -1,12 +1,14 @@
 import { CfnOutput, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ServiceApi } from './constructs/api.js';
+import { EventsQueue } from './constructs/events-queue.js';
 import { ServiceTable } from './constructs/table.js';
 
 /** The whole service: one table, one HTTP API, one function per route group. */
 export class CallTrackingStack extends Stack {
   readonly table: ServiceTable;
   readonly api: ServiceApi;
+  readonly events: EventsQueue;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -27,9 +29,11 @@ export class CallTrackingStack extends Stack {
       authToken: tokenSecret ? SecretValue.secretsManager(tokenSecret).unsafeUnwrap() : undefined,
       apiBase: context('twilioApiBase'),
     };
-    this.api = new ServiceApi(this, 'Api', { table: this.table, emailFrom, twilio });
+    this.events = new EventsQueue(this, 'Events');
+    this.api = new ServiceApi(this, 'Api', { table: this.table, emailFrom, twilio, eventsQueue: this.events.queue });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'EventsQueueUrl', { value: this.events.queue.queueUrl, description: 'Domain events on their way to subscribers' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table' });
   }
 }

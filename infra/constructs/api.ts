@@ -2,6 +2,7 @@ import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-ap
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
@@ -16,6 +17,8 @@ export interface ServiceApiProps {
    * environment, and the provider then refuses to start with a message naming the context keys.
    */
   twilio?: { accountSid?: string; authToken?: string; apiBase?: string };
+  /** The queue the events port publishes to. */
+  eventsQueue: IQueue;
 }
 
 /** `subscriptions` → `Subscriptions`, for readable construct ids. */
@@ -61,12 +64,23 @@ export class ServiceApi extends Construct {
         fn.addEnvironment('EMAIL_FROM', props.emailFrom);
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: ['*'] }));
       }
-      if (ports.includes('numbers')) {
-        fn.addEnvironment('NUMBER_PROVIDER', 'twilio');
+      // The carrier's settings: for buying numbers, controlling calls, and checking its signatures.
+      if (ports.includes('numbers') || ports.includes('telephony') || ports.includes('carrier')) {
         const twilio = props.twilio ?? {};
         if (twilio.accountSid) fn.addEnvironment('TWILIO_ACCOUNT_SID', twilio.accountSid);
         if (twilio.authToken) fn.addEnvironment('TWILIO_AUTH_TOKEN', twilio.authToken);
         if (twilio.apiBase) fn.addEnvironment('TWILIO_API_BASE', twilio.apiBase);
+      }
+      if (ports.includes('numbers')) {
+        fn.addEnvironment('NUMBER_PROVIDER', 'twilio');
+        // Bought numbers send their calls to this API's voice webhooks.
+        fn.addEnvironment('VOICE_WEBHOOK_BASE', `${this.httpApi.apiEndpoint}/api/v1/voice/twilio`);
+      }
+      if (ports.includes('telephony')) fn.addEnvironment('TELEPHONY_ADAPTER', 'twilio');
+      if (ports.includes('events')) {
+        fn.addEnvironment('EVENTS_ADAPTER', 'sqs');
+        fn.addEnvironment('EVENTS_QUEUE_URL', props.eventsQueue.queueUrl);
+        props.eventsQueue.grantSendMessages(fn);
       }
       // Least privilege: exactly the group's declared actions, on the table and its indexes.
       fn.addToRolePolicy(

@@ -52,7 +52,7 @@ export function createNumberProvider(env: NodeJS.ProcessEnv = process.env): Numb
     if (!accountSid || !authToken) {
       throw new Error('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set for the Twilio number provider (cdk deploy -c twilioAccountSid=... -c twilioAuthTokenSecret=...)');
     }
-    return new TwilioNumbers({ accountSid, authToken, baseUrl: env.TWILIO_API_BASE });
+    return new TwilioNumbers({ accountSid, authToken, baseUrl: env.TWILIO_API_BASE, voiceWebhookBase: env.VOICE_WEBHOOK_BASE });
   }
   throw new Error(`Unknown NUMBER_PROVIDER ${adapter}`);
 }

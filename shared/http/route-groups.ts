@@ -6,7 +6,7 @@ export interface RouteGroupDefinition {
   description: string;
   tableActions: readonly string[];
   /** Ports beyond the table the group's function uses; the stack wires and permits each. */
-  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony')[];
+  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier')[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -28,7 +28,8 @@ export const routeGroups = {
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
   buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD, ports: ['email'] },
-  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD, ports: ['events'] },
+  // carrier: the carrier's auth token, to check the signature of its webhooks.
+  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD, ports: ['events', 'carrier'] },
   inbound: { description: 'Inbound webhooks: ping, post, their logs, and their configuration', tableActions: CRUD },
   contacts: {
     description: 'The company blacklist',
@@ -36,6 +37,12 @@ export const routeGroups = {
   },
   admin: { description: 'Teams, blacklist unblock jobs, manual webhook fires, collections', tableActions: CRUD },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
+  calls: {
+    description: 'Calls: lists, updates, key presses and hang-ups, secure endpoints, call logs, charge rollups',
+    // No deletes: calls are never removed through the API. PutItem makes the cursor key on first use.
+    tableActions: [...AUTH, 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    ports: ['events', 'telephony'],
+  },
 } as const satisfies Record<string, RouteGroupDefinition>;
 
 export type RouteGroup = keyof typeof routeGroups;

@@ -220,9 +220,41 @@ describe('functions', () => {
       TWILIO_AUTH_TOKEN: '{{resolve:secretsmanager:call-tracking/twilio-auth-token:SecretString:::}}',
       TWILIO_API_BASE: 'https://carrier.example.test',
     });
-    for (const group of groups.filter((name) => name !== 'numbers')) {
-      expect(variablesOf(group).TWILIO_AUTH_TOKEN).toBeUndefined();
+    const carrierPorts = ['numbers', 'telephony', 'carrier'];
+    for (const group of groups) {
+      const declared: readonly string[] = 'ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : [];
+      if (declared.some((port) => carrierPorts.includes(port))) {
+        expect(variablesOf(group).TWILIO_AUTH_TOKEN, group).toBe('{{resolve:secretsmanager:call-tracking/twilio-auth-token:SecretString:::}}');
+      } else {
+        expect(variablesOf(group).TWILIO_AUTH_TOKEN, group).toBeUndefined();
+      }
     }
+  });
+
+  it.each(groups)('wires the events port of %s to the queue only when the group declares it', (group) => {
+    const declared: readonly string[] = 'ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : [];
+    const fn = functions[logicalIdOf(stack.api.groupFunctions[group])];
+    const variables = (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const actions = actionsOf(stack.api.groupFunctions[group]);
+    if (declared.includes('events')) {
+      expect(variables.EVENTS_ADAPTER).toBe('sqs');
+      expect(variables.EVENTS_QUEUE_URL).toEqual({ Ref: logicalIdOf(stack.events.queue) });
+      expect(actions).toContain('sqs:SendMessage');
+    } else {
+      expect(variables.EVENTS_ADAPTER).toBeUndefined();
+      expect(actions).not.toContain('sqs:SendMessage');
+    }
+  });
+
+  it('has an encrypted events queue whose failures end in a dead-letter queue', () => {
+    const queues = resourcesOfType('AWS::SQS::Queue');
+    const queue = queues[logicalIdOf(stack.events.queue)];
+    expect(queue?.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [logicalIdOf(stack.events.deadLetters), 'Arn'] },
+      maxReceiveCount: 5,
+    });
+    expect(queue?.Properties.SqsManagedSseEnabled).toBe(true);
+    expect(queues[logicalIdOf(stack.events.deadLetters)]?.Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
   });
 
   it('gives the fallback function no table access', () => {

@@ -12,6 +12,11 @@ export interface TwilioNumbersOptions {
   fetch?: typeof fetch;
   /** Per-request limit, below the function's own timeout. */
   timeoutMs?: number;
+  /**
+   * Base URL of this service's voice webhooks (`.../api/v1/voice/twilio`): bought numbers are
+   * pointed at its `incoming` and `status` routes, so their calls reach the state machine.
+   */
+  voiceWebhookBase?: string;
 }
 
 /** Twilio's error codes for a number that cannot be bought (not available, not a valid number). */
@@ -29,10 +34,12 @@ export class TwilioNumbers implements NumberProvider {
   private readonly authorization: string;
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
+  private readonly voiceWebhookBase: string | undefined;
 
   constructor(options: TwilioNumbersOptions) {
     if (!options.accountSid || !options.authToken) throw new Error('The Twilio number provider needs an account SID and an auth token');
     const base = (options.baseUrl || 'https://api.twilio.com').replace(/\/+$/, '');
+    this.voiceWebhookBase = options.voiceWebhookBase?.replace(/\/+$/, '');
     this.accountUrl = `${base}/2010-04-01/Accounts/${encodeURIComponent(options.accountSid)}`;
     this.authorization = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
     this.fetch = options.fetch ?? globalThis.fetch;
@@ -54,7 +61,14 @@ export class TwilioNumbers implements NumberProvider {
   }
 
   async purchase(number: string): Promise<PurchasedNumber> {
-    const body = (await this.request('POST', '/IncomingPhoneNumbers.json', new URLSearchParams({ PhoneNumber: number }), 'purchase')) as
+    const form = new URLSearchParams({ PhoneNumber: number });
+    if (this.voiceWebhookBase) {
+      form.set('VoiceUrl', `${this.voiceWebhookBase}/incoming`);
+      form.set('VoiceMethod', 'POST');
+      form.set('StatusCallback', `${this.voiceWebhookBase}/status`);
+      form.set('StatusCallbackMethod', 'POST');
+    }
+    const body = (await this.request('POST', '/IncomingPhoneNumbers.json', form, 'purchase')) as
       | { sid?: unknown; phone_number?: unknown }
       | undefined;
     if (typeof body?.sid !== 'string' || typeof body.phone_number !== 'string') {

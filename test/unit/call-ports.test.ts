@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { mockClient } from 'aws-sdk-client-mock';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SqsEvents } from '../../shared/adapters/aws/sqs-events.js';
+import { TwilioCallControl } from '../../shared/adapters/aws/twilio-call-control.js';
+import { TwilioNumbers } from '../../shared/adapters/aws/twilio-numbers.js';
+
+describe('SQS events adapter', () => {
+  it('sends one message with the event as body and its name and company as attributes', async () => {
+    const sqs = mockClient(SQSClient);
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+    const event = { id: 'e-1', name: 'call_ended' as const, companyId: 7, occurredAt: '2026-11-21T06:00:00.000Z', data: { id: 1 } };
+    await new SqsEvents(new SQSClient({ region: 'us-east-1' }), 'https://sqs.example/queue').publish(event);
+    const calls = sqs.commandCalls(SendMessageCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.args[0].input).toEqual({
+      QueueUrl: 'https://sqs.example/queue',
+      MessageBody: JSON.stringify(event),
+      MessageAttributes: { event: { DataType: 'String', StringValue: 'call_ended' }, company_id: { DataType: 'Number', StringValue: '7' } },
+    });
+    sqs.restore();
+  });
+});
+
+describe('Twilio call control', () => {
+  it('hangs up with Status=completed on the call, authenticated as the account', async () => {
+    const requests: Array<{ url: string; init: RequestInit }> = [];
+    const fakeFetch = (async (url: string, init: RequestInit) => {
+      requests.push({ url, init });
+      return new Response('{}', { status: 200 });
+    }) as unknown as typeof fetch;
+    await new TwilioCallControl({ accountSid: 'AC1', authToken: 'secret', baseUrl: 'https://carrier.test/' }, fakeFetch).hangup('CA9');
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.url).toBe('https://carrier.test/2010-04-01/Accounts/AC1/Calls/CA9.json');
+    expect(requests[0]!.init.method).toBe('POST');
+    expect(requests[0]!.init.body).toBe('Status=completed');
+    expect((requests[0]!.init.headers as Record<string, string>).authorization).toBe(`Basic ${Buffer.from('AC1:secret').toString('base64')}`);
+  });
+
+  it('fails when the carrier refuses', async () => {
+    const refusing = (async () => new Response('{}', { status: 404 })) as unknown as typeof fetch;
+    await expect(new TwilioCallControl({ accountSid: 'AC1', authToken: 'secret' }, refusing).hangup('CA9')).rejects.toThrow('HTTP 404');
+  });
+});
+
+describe('Twilio numbers: voice webhooks of bought numbers', () => {
+  it('points a bought number at the service\'s incoming and status webhooks', async () => {
+    let body = '';
+    const fakeFetch = (async (_url: string, init: RequestInit) => {
+      body = String(init.body);
+      return new Response(JSON.stringify({ sid: 'PN1', phone_number: '+14155550123' }), { status: 201 });
+    }) as unknown as typeof fetch;
+    const provider = new TwilioNumbers({ accountSid: 'AC1', authToken: 'secret', fetch: fakeFetch, voiceWebhookBase: 'https://api.example/api/v1/voice/twilio/' });
+    await provider.purchase('+14155550123');
+    expect(Object.fromEntries(new URLSearchParams(body))).toEqual({
+      PhoneNumber: '+14155550123',
+      VoiceUrl: 'https://api.example/api/v1/voice/twilio/incoming',
+      VoiceMethod: 'POST',
+      StatusCallback: 'https://api.example/api/v1/voice/twilio/status',
+      StatusCallbackMethod: 'POST',
+    });
+  });
+});
