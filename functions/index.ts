@@ -14,4 +14,5 @@ export const handlerModules: Record<RouteGroup, () => Promise<{ handler: (event:
   voice: () => import('./voice/handler.js'),
   buyers: () => import('./buyers/handler.js'),
   numbers: () => import('./numbers/handler.js'),
+  calls: () => import('./calls/handler.js'),
 };

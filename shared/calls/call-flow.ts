@@ -84,10 +84,18 @@ async function emit(companyId: number, name: EventName, call: Call, at: Date): P
   await eventsPort().publish({ id: randomUUID(), name, companyId, occurredAt: at.toISOString(), data: callView(call) });
 }
 
-function displayCallerId(buyer: Record<string, unknown>, call: Call): string | null {
+/**
+ * The caller id a buyer sees: the caller's own number by default; with
+ * `display_service_number_id` the number of that tracking number (one of the company's, else the
+ * called one); with `display_fake_caller_id` the called tracking number, so the buyer cannot reach
+ * the caller around the service.
+ */
+async function displayCallerId(companyId: number, buyer: Record<string, unknown>, call: Call): Promise<string | null> {
   switch (buyer.display_caller_id_type) {
-    case 'display_service_number_id':
-      return call.number ?? null;
+    case 'display_service_number_id': {
+      const chosen = typeof buyer.display_service_number_id === 'number' ? await getRecord(companyId, 'phone_numbers', buyer.display_service_number_id) : undefined;
+      return typeof chosen?.number === 'string' ? chosen.number : (call.number ?? null);
+    }
     case 'display_fake_caller_id':
       return call.number ?? null;
     default:
@@ -95,7 +103,7 @@ function displayCallerId(buyer: Record<string, unknown>, call: Call): string | n
   }
 }
 
-function dialTarget(buyer: Record<string, unknown>, call: Call): DialTarget {
+function dialTarget(buyer: Record<string, unknown>, call: Call, callerId: string | null): DialTarget {
   return {
     buyerId: Number(buyer.id),
     name: typeof buyer.name === 'string' ? buyer.name : null,
@@ -103,7 +111,7 @@ function dialTarget(buyer: Record<string, unknown>, call: Call): DialTarget {
     timeoutSeconds: typeof buyer.timeout_seconds === 'number' ? buyer.timeout_seconds : 120,
     dtmfTones: typeof buyer.dtmf_tones === 'string' && buyer.dtmf_tones ? buyer.dtmf_tones : null,
     pressOneToAccept: buyer.press_one_to_accept === true,
-    callerId: displayCallerId(buyer, call),
+    callerId,
     uuid: call.uuid,
     secureToken: String(call.secure_token),
   };
@@ -183,7 +191,7 @@ async function instructionFor(companyId: number, call: Call): Promise<CallInstru
   const attempt = currentAttempt(call);
   if (call.in_progress && attempt?.status === 'ringing') {
     const buyer = await getRecord(companyId, 'buyers', attempt.buyer_id);
-    if (buyer) return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: dialTarget(buyer, call) };
+    if (buyer) return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: dialTarget(buyer, call, await displayCallerId(companyId, buyer, call)) };
   }
   return { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
 }
@@ -500,15 +508,24 @@ export async function finishCall(companyId: number, callId: number, ending: { to
   await emit(companyId, 'call_ended', call, at);
 }
 
+/** Merges `data` into the call's data hash (keys given win; the others stay). */
+function mergeData(call: Call, data: unknown): void {
+  if (data && typeof data === 'object' && !Array.isArray(data)) call.data = { ...(call.data && typeof call.data === 'object' ? call.data : {}), ...data };
+}
+
 /**
  * A change made through the API (revenue, payout, conversion flags, contact fields): saved with
  * the rollup difference in the same write; buyer counters follow revenue and conversion changes.
+ * `changes.data` is merged into the call's data (inside the versioned save, so a concurrent
+ * merge is not lost), every other field replaces its value.
  */
 export async function adjustCall(companyId: number, callId: number, changes: Record<string, unknown>, at: Date): Promise<Call> {
   let before: CallFigures | undefined;
   const { call } = await transition(companyId, callId, async (call) => {
     before = call.rolled_up ? figures(call) : undefined;
-    Object.assign(call, changes);
+    const { data, ...fields } = changes;
+    Object.assign(call, fields);
+    if ('data' in changes) mergeData(call, data);
     if ('revenue' in changes) call.buyer_revenue = call.revenue;
     if ('payout' in changes) call.traffic_source_payout = call.payout;
     call.profit = cents(Number(call.revenue ?? 0) - Number(call.payout ?? 0));
@@ -533,10 +550,11 @@ export async function adjustCall(companyId: number, callId: number, changes: Rec
   return call;
 }
 
-/** Records an event on a call's timeline (key presses, hang-up requests). */
-export async function recordOnTimeline(companyId: number, callId: number, type: string, detail: Record<string, unknown>, at: Date): Promise<Call> {
+/** Records an event on a call's timeline (key presses, hang-up requests), merging `data` into the call's data. */
+export async function recordOnTimeline(companyId: number, callId: number, type: string, detail: Record<string, unknown>, at: Date, data?: Record<string, unknown>): Promise<Call> {
   const { call } = await transition(companyId, callId, async (call) => {
     timeline(call, at, type, detail);
+    if (data) mergeData(call, data);
     return { result: undefined, save: true };
   });
   return call;

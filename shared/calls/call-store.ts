@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
 import { dayOfId } from '../db/day-records.js';
+import { timeOfId, timeSortableId } from '../db/ids.js';
 import { keys, padId } from '../db/keys.js';
 import { getLookup, withoutKeys, type StoredRecord } from '../db/records.js';
 
@@ -44,44 +45,57 @@ export async function findCallByCarrierId(carrier: string, carrierCallId: string
   return call ? { companyId: lookup.company_id, call } : undefined;
 }
 
+/** Fresh ids drawn for a new call whose id another call of the company already has. */
+const ID_ATTEMPTS = 5;
+
 /**
  * Writes a new call with its uuid and carrier-call lookups in one transaction. False when the
- * carrier's call already has a record (a retried webhook that raced the first).
+ * carrier's call already has a record (a retried webhook that raced the first). When another call
+ * of the company got the same id (same millisecond and random part), `call.id` is drawn again for
+ * the same millisecond and the write retried.
  */
 export async function createCall(companyId: number, call: CallRecord & { carrier: string; carrier_call_id: string }): Promise<boolean> {
-  return db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName,
-            Item: { ...callKey(companyId, call.id), ...indexAttributes(companyId, call), company_id: companyId, ...call },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        {
-          Put: {
-            TableName: tableName,
-            Item: { ...keys.globalLookup(CALLS, 'uuid', call.uuid), company_id: companyId, resource: CALLS, id: call.id },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        {
-          Put: {
-            TableName: tableName,
-            Item: { ...carrierCallKey(call.carrier, call.carrier_call_id), company_id: companyId, resource: CALLS, id: call.id },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      ],
-    }),
-  ).then(
-    () => true,
-    (error: unknown) => {
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[2]?.Code === 'ConditionalCheckFailed') return false;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName,
+                Item: { ...callKey(companyId, call.id), ...indexAttributes(companyId, call), company_id: companyId, ...call },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: tableName,
+                Item: { ...keys.globalLookup(CALLS, 'uuid', call.uuid), company_id: companyId, resource: CALLS, id: call.id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: tableName,
+                Item: { ...carrierCallKey(call.carrier, call.carrier_call_id), company_id: companyId, resource: CALLS, id: call.id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      if (reasons[2]?.Code === 'ConditionalCheckFailed') return false;
+      if (reasons[0]?.Code === 'ConditionalCheckFailed' && attempt < ID_ATTEMPTS) {
+        call.id = timeSortableId(timeOfId(call.id));
+        continue;
+      }
       throw error;
-    },
-  );
+    }
+  }
 }
 
 export async function getCall(companyId: number, id: number): Promise<CallRecord | undefined> {
@@ -173,7 +187,7 @@ export function callsOfCaller(companyId: number, caller: string, limit: number, 
   return queryIndex('gsi2', 'gsi2pk', keys.callsOfCaller(companyId, caller), limit, beforeId);
 }
 
-/** Calls in progress, newest first (the sparse gsi1). */
-export function liveCalls(companyId: number, limit: number): Promise<CallRecord[]> {
-  return queryIndex('gsi1', 'gsi1pk', keys.liveCalls(companyId), limit);
+/** Calls in progress, newest first (the sparse gsi1), optionally strictly before a call id (a cursor). */
+export function liveCalls(companyId: number, limit: number, beforeId?: number): Promise<CallRecord[]> {
+  return queryIndex('gsi1', 'gsi1pk', keys.liveCalls(companyId), limit, beforeId);
 }

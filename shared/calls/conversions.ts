@@ -20,6 +20,8 @@ export type ConversionDecision = { converted: true; revenue: number; name: strin
 
 export function decideBuyerConversion(input: BuyerConversionInput): ConversionDecision {
   const { terms } = input;
+  // A buyer without a price has no conversion: otherwise every call would "convert" for $0 on dial.
+  if (terms.revenue === null) return { converted: false, reason: 'no_conversion_revenue' };
   if (input.answeredDuration < terms.duration) return { converted: false, reason: 'too_short' };
   const filters = parseTokenFilterList(input.tokenFilters ?? []);
   if (filters.ok && !matchesFilters(filters.filters, input.tokens)) return { converted: false, reason: 'token_mismatch' };

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.js';
-import { timeOfId } from './ids.js';
+import { ID_EPOCH_MS, timeOfId } from './ids.js';
 import { keys, padId } from './keys.js';
 import { withoutKeys, type StoredRecord } from './records.js';
 
@@ -17,6 +17,21 @@ export function dayOfTime(ms: number): string {
 
 export function dayOfId(id: number): string {
   return dayOfTime(timeOfId(id));
+}
+
+/** Ids of one millisecond: the random part's range (shared/db/ids.ts). */
+const IDS_PER_MS = 4096;
+
+/** The smallest time-sortable id of a record made at or after `ms`. */
+export function firstIdAt(ms: number): number {
+  if (ms <= ID_EPOCH_MS) return 0;
+  return Math.min((Math.ceil(ms) - ID_EPOCH_MS) * IDS_PER_MS, Number.MAX_SAFE_INTEGER);
+}
+
+/** The largest time-sortable id of a record made at or before `ms` (-1: none can be). */
+export function lastIdAt(ms: number): number {
+  if (ms < ID_EPOCH_MS) return -1;
+  return Math.min((Math.floor(ms) - ID_EPOCH_MS) * IDS_PER_MS + IDS_PER_MS - 1, Number.MAX_SAFE_INTEGER);
 }
 
 export async function putDayRecord(companyId: number, resource: string, record: StoredRecord): Promise<void> {
@@ -54,13 +69,20 @@ export async function queryDayRecords(request: DayPageRequest): Promise<{ record
   const upper = request.beforeId !== undefined ? Math.min(request.toMs, timeOfId(request.beforeId)) : request.toMs;
   for (let dayStart = Date.parse(`${dayOfTime(upper)}T00:00:00Z`); dayStart + DAY_MS > request.fromMs; dayStart -= DAY_MS) {
     let startKey: Record<string, unknown> | undefined;
-    const high = request.beforeId !== undefined && dayOfId(request.beforeId) === dayOfTime(dayStart) ? padId(request.beforeId - 1) : padId(10 ** 16 - 1);
+    // The key range of the day that can hold records of [fromMs, upper] (ids encode their time).
+    const lastId = Math.min(lastIdAt(upper), request.beforeId !== undefined ? request.beforeId - 1 : Number.MAX_SAFE_INTEGER);
+    const firstId = firstIdAt(request.fromMs);
+    if (lastId < firstId) break;
     do {
       const page = await db.send(
         new QueryCommand({
           TableName: tableName,
-          KeyConditionExpression: 'pk = :pk AND sk <= :high',
-          ExpressionAttributeValues: { ':pk': keys.dayPartition(request.companyId, request.resource, dayOfTime(dayStart)), ':high': high },
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+          ExpressionAttributeValues: {
+            ':pk': keys.dayPartition(request.companyId, request.resource, dayOfTime(dayStart)),
+            ':low': padId(firstId),
+            ':high': padId(lastId),
+          },
           ScanIndexForward: false,
           Limit: Math.max(request.limit - records.length, request.accept ? 100 : 1),
           ExclusiveStartKey: startKey,

@@ -64,6 +64,20 @@ export const keys = {
     sk: `${hour}#${category}#${value}`,
   }),
 
+  /** The rollup partition of a company's UTC day, and the sort key bounds of hours `first`..`last`. */
+  callRollupHours: (companyId: number, day: string, first: string, last: string): { pk: string; low: string; high: string } => ({
+    pk: `${companyPrefix(companyId)}#call_rollups#${day}`,
+    low: `${first}#`,
+    high: `${last}#\uffff`,
+  }),
+
+  /**
+   * Charges (advanced call analysis...) summed per company, UTC day and kind with atomic ADDs;
+   * one partition per company, so a day range is one Query.
+   */
+  chargeRollup: (companyId: number, day: string, kind: string): Key => ({ pk: keys.chargeRollups(companyId), sk: `${day}#${kind}` }),
+  chargeRollups: (companyId: number): string => `${companyPrefix(companyId)}#charge_rollups`,
+
   /** Per-company id sequence for a configuration resource. */
   sequence: (companyId: number, resource: string): Key => ({ pk: `${companyPrefix(companyId)}#seq`, sk: resource }),
 

@@ -93,6 +93,24 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'GET', path: `${API}/contacts/suppression_list`, group: 'contacts', auth: 'basic', operation: 'contacts.suppressionList' },
   { method: 'GET', path: `${API}/buyers/{user_buyer_id}/by_user_buyer_id`, group: 'buyers', auth: 'basic', operation: 'buyers.showByUserBuyerId' },
   { method: 'GET', path: `${API}/phone_numbers/search`, group: 'numbers', auth: 'basic', operation: 'phone_numbers.search' },
+  // Calls. Literal segments beat `{id}` (live_calls, send_key_press); `{id}` is an id or a uuid.
+  { method: 'GET', path: `${API}/calls`, group: 'calls', auth: 'basic', operation: 'calls.list' },
+  { method: 'GET', path: `${API}/calls.csv`, group: 'calls', auth: 'basic', operation: 'calls.list' },
+  { method: 'GET', path: `${API}/calls/{caller_number}/by_caller_number`, group: 'calls', auth: 'basic', operation: 'calls.byCallerNumber' },
+  { method: 'GET', path: `${API}/calls/live_calls`, group: 'calls', auth: 'basic', operation: 'calls.live' },
+  { method: 'GET', path: `${API}/calls/reports`, group: 'calls', auth: 'basic', operation: 'calls.reports' },
+  { method: 'GET', path: `${API}/calls/stats`, group: 'calls', auth: 'basic', operation: 'calls.stats' },
+  { method: 'GET', path: `${API}/calls/{id}`, group: 'calls', auth: 'basic', operation: 'calls.show' },
+  { method: 'GET', path: `${API}/calls/{id}/events`, group: 'calls', auth: 'basic', operation: 'calls.events' },
+  { method: 'POST', path: `${API}/calls/{id}`, group: 'calls', auth: 'basic', operation: 'calls.update' },
+  { method: 'POST', path: `${API}/calls/update_by_caller_id/{caller_id}`, group: 'calls', auth: 'basic', operation: 'calls.updateByCallerId' },
+  { method: 'POST', path: `${API}/calls/send_key_press`, group: 'calls', auth: 'basic', operation: 'calls.sendKeyPress' },
+  { method: 'DELETE', path: `${API}/calls/{id}`, group: 'calls', auth: 'basic', operation: 'calls.hangUp' },
+  { method: 'PUT', path: `${API}/secure/{secure_token}/calls/{uuid}`, group: 'calls', auth: 'secure_token', operation: 'calls.secureUpdate' },
+  { method: 'DELETE', path: `${API}/secure/{secure_token}/calls/{uuid}`, group: 'calls', auth: 'secure_token', operation: 'calls.secureHangUp' },
+  { method: 'GET', path: `${API}/secure/{secure_token}/calls/{uuid}/data`, group: 'calls', auth: 'secure_token', operation: 'calls.secureData' },
+  { method: 'GET', path: `${API}/call_logs`, group: 'calls', auth: 'basic', operation: 'call_logs.list' },
+  { method: 'GET', path: `${API}/charge_rollups`, group: 'calls', auth: 'basic', operation: 'charge_rollups.list' },
 ];
 
 export const routes: readonly RouteDefinition[] = [...resources.flatMap(resourceRoutes), ...behaviourRoutes];

@@ -5,7 +5,7 @@ import type { EventRecorder } from '../../shared/adapters/local/event-recorder.j
 import { getCall } from '../../shared/calls/call-store.js';
 import { simulateCall, type BuyerBehaviour } from '../../shared/local/call-simulator.js';
 import { createTestCompany } from '../fixtures/company.js';
-import { startTestGateway, type TestGateway } from '../fixtures/gateway.js';
+import { call as httpCall, startTestGateway, type TestGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 
 process.env.LOCAL_NUMBER_RANGE = '+13125550100..+13125550199';
@@ -51,4 +51,23 @@ describe('a simulated call', () => {
     const names = recorder.published.slice(before).filter((event) => event.data.id === result.callId).map((event) => event.name);
     expect(names).toEqual(['new_call', 'call_ringing', 'call_ringing', 'call_forwarded', 'call_ended']);
   });
+
+  it('shows the buyer the caller id its display type asks for', async () => {
+    const { company, buyers, offer, number } = await setup([{ current_conversion_revenue: 10 }]);
+    const service = await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id });
+    const callerIdOf = async () => {
+      const result = await call(number, [{ answer: true, answerAfter: 1, talk: 5 }]);
+      return /<Dial [^>]*callerId="([^"]+)"/.exec(result.steps[0]!.response)?.[1];
+    };
+    expect(await callerIdOf()).toBe('+14155552671');
+    await updateBuyer(company, buyers[0]!.id, { display_caller_id_type: 'display_service_number_id', display_service_number_id: service.id });
+    expect(await callerIdOf()).toBe(service.number);
+    await updateBuyer(company, buyers[0]!.id, { display_caller_id_type: 'display_fake_caller_id' });
+    expect(await callerIdOf()).toBe(number);
+  });
 });
+
+async function updateBuyer(company: Awaited<ReturnType<typeof createTestCompany>>, id: number, json: Record<string, unknown>) {
+  const reply = await httpCall(gateway, { method: 'PUT', path: `/api/v1/buyers/${id}`, authorization: company.authorization, json });
+  expect(reply.status, reply.text).toBe(200);
+}

@@ -1,0 +1,65 @@
+import * as v from 'valibot';
+import { cents } from '../../shared/calls/conversions.js';
+import { ValidationError } from '../../shared/http/errors.js';
+import { blankable, booleanParam, decimalParam, jsonObject } from '../../shared/http/param-schemas.js';
+import type { Params } from '../../shared/http/request.js';
+import { validate } from '../../shared/http/validation.js';
+import { emailParam } from '../../shared/resources/field-schemas.js';
+
+/**
+ * The fields an API client may change on a call (`POST /api/v1/calls/:id`, the secure `PUT`):
+ * contact fields, money, conversion flags, and `data`, a hash merged into the call's data.
+ * Pure: validation only; shared/calls/call-flow.ts `adjustCall` applies them.
+ */
+const contactText = blankable(
+  v.pipe(
+    v.union([v.string(), v.number()], 'is not a string'),
+    v.transform(String),
+    v.trim(),
+    v.maxLength(255, 'is too long (at most 255 characters)'),
+    v.transform((text) => (text === '' ? null : text)),
+  ),
+);
+
+/** Money in whole cents, not negative. */
+export const moneyParam = v.pipe(decimalParam, v.minValue(0, 'must be greater than or equal to 0'), v.transform(cents));
+
+/** A hash of plain values (string, number, boolean, null), as call data and routing tokens are. */
+export const dataParam = jsonObject(
+  v.pipe(
+    v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), v.null()], 'is not a plain value (string, number, boolean or null)')),
+    v.check((data) => Object.keys(data).length <= 100, 'has more than 100 keys'),
+  ),
+  'is not a hash',
+);
+
+const changesSchema = v.object({
+  first_name: v.optional(contactText),
+  last_name: v.optional(contactText),
+  email: v.optional(blankable(emailParam)),
+  address: v.optional(contactText),
+  city: v.optional(contactText),
+  state: v.optional(contactText),
+  zip: v.optional(contactText),
+  revenue: v.optional(moneyParam),
+  payout: v.optional(moneyParam),
+  buyer_converted: v.optional(booleanParam),
+  offer_converted: v.optional(booleanParam),
+  data: v.optional(dataParam),
+});
+
+export const CHANGEABLE_FIELDS = Object.keys(changesSchema.entries);
+
+/**
+ * The changes a request asks for: the fields it sent (also inside a `call` root node), validated
+ * all at once (422 naming each bad field). Other parameters are ignored; sending none of the
+ * fields is a 422.
+ */
+export function callChanges(params: Params): Record<string, unknown> {
+  const wrapped = params.call;
+  const input: Params = wrapped && typeof wrapped === 'object' && !Array.isArray(wrapped) ? { ...params, ...(wrapped as Params) } : params;
+  const validated = validate(changesSchema, input) as Record<string, unknown>;
+  const changes = Object.fromEntries(Object.entries(validated).filter(([field, value]) => field in input && value !== undefined));
+  if (Object.keys(changes).length === 0) throw new ValidationError({ base: [`nothing to change (fields: ${CHANGEABLE_FIELDS.join(', ')})`] });
+  return changes;
+}

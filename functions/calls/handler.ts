@@ -1,0 +1,35 @@
+import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { callsByCallerNumber } from './by-caller.js';
+import { listCallLogs } from './call-logs.js';
+import { listChargeRollups } from './charge-rollups.js';
+import { callEvents } from './events.js';
+import { hangUpCall } from './hangup.js';
+import { sendKeyPress } from './key-press.js';
+import { listCalls } from './list.js';
+import { listLiveCalls } from './live.js';
+import { callReports } from './reports.js';
+import { secureData, secureHangUp, secureUpdate } from './secure.js';
+import { showCall } from './show.js';
+import { callStats } from './stats.js';
+import { updateByCallerId } from './update-by-caller-id.js';
+import { updateCall } from './update.js';
+
+/** Calls through the API: lists, one call, its events (charged), updates, key presses, hang-ups, logs. */
+export const handler = createRouteGroupHandler('calls', {
+  'calls.list': listCalls,
+  'calls.byCallerNumber': callsByCallerNumber,
+  'calls.live': listLiveCalls,
+  'calls.reports': callReports,
+  'calls.stats': callStats,
+  'calls.show': showCall,
+  'calls.events': callEvents,
+  'calls.update': updateCall,
+  'calls.updateByCallerId': updateByCallerId,
+  'calls.sendKeyPress': sendKeyPress,
+  'calls.hangUp': hangUpCall,
+  'calls.secureUpdate': secureUpdate,
+  'calls.secureHangUp': secureHangUp,
+  'calls.secureData': secureData,
+  'call_logs.list': listCallLogs,
+  'charge_rollups.list': listChargeRollups,
+});

@@ -1,0 +1,32 @@
+import * as v from 'valibot';
+import { recordOnTimeline } from '../../shared/calls/call-flow.js';
+import type { Operation } from '../../shared/http/request.js';
+import { validate } from '../../shared/http/validation.js';
+import { dataParam } from './call-changes.js';
+import { callRow } from './call-pages.js';
+import { findCompanyCall } from './find-call.js';
+
+const schema = v.object({
+  id: v.pipe(v.union([v.string(), v.number()], 'is not a call uuid'), v.transform(String), v.trim(), v.nonEmpty("can't be blank")),
+  digits: v.pipe(
+    v.union([v.string(), v.number()], 'is not a string of key presses'),
+    v.transform(String),
+    v.trim(),
+    v.regex(/^[0-9*#]{1,32}$/, 'must be 1 to 32 of the keys 0-9, * and #'),
+  ),
+  data: v.optional(dataParam),
+});
+
+/**
+ * `POST /api/v1/calls/send_key_press`: `id` (the call's uuid; its id works too), `digits` and an
+ * optional `data` hash. The key press is recorded on the call's timeline and `data` merged into
+ * the call's data, in one versioned save. Key press flows themselves are not modelled yet, so
+ * nothing is sent to the carrier and a finished call takes the record too.
+ */
+export const sendKeyPress: Operation = async (request) => {
+  const params = validate(schema, request.params);
+  const companyId = request.auth.companyId;
+  const call = await findCompanyCall(companyId, params.id);
+  const updated = await recordOnTimeline(companyId, call.id, 'key_press', { digits: params.digits, source: 'api' }, request.now, params.data);
+  return { kind: 'record', root: 'call', record: callRow(updated, 'UTC') };
+};

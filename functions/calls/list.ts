@@ -1,0 +1,59 @@
+import { CALL_COLUMNS } from '../../shared/calls/call-view.js';
+import { ID_EPOCH_MS } from '../../shared/db/ids.js';
+import { csvResponse, toCsv } from '../../shared/http/csv.js';
+import type { Operation } from '../../shared/http/request.js';
+import { validate } from '../../shared/http/validation.js';
+import { callListSchema, callPredicate, conditionsOf, creationWindow, timeMs } from './call-filters.js';
+import { callRow, callsByCaller, callsByDay, callsById, callsInProgress, cursorKey, cursorListResult, cursorPosition, nextCursor, type CallRead } from './call-pages.js';
+
+/** Cursors of this list are bound to this name (and the company). */
+const RESOURCE = 'calls';
+
+/**
+ * `GET /api/v1/calls` (and `/api/v1/calls.csv`): the company's calls, newest first.
+ *
+ * Paging is by cursor (`cursor=-1` or none starts at the newest; `metadata.next_cursor` goes on,
+ * 0 after the last page). Without a cursor, `page=N` skips the N-1 pages before it (reading
+ * them), up to record 10,000. Calls are read from the index that fits the filters: one caller's
+ * calls from gsi2, calls in progress from gsi1, `ids` by key, everything else from the day
+ * partitions of the creation window (the last 30 days unless `created_at_from` says otherwise),
+ * one Query per day. Filters are applied while reading, so a page stops as soon as it is full.
+ */
+export const listCalls: Operation = async (request) => {
+  const params = validate(callListSchema, request.params);
+  const companyId = request.auth.companyId;
+  const timeZone = params.time_zone ?? 'UTC';
+  const conditions = conditionsOf(params, timeZone);
+  const createdFromMs = timeMs(params.created_at_from, timeZone);
+  const createdToMs = timeMs(params.created_at_to, timeZone);
+  const key = await cursorKey();
+  const beforeId = cursorPosition(params.cursor, key, companyId, RESOURCE);
+  const skip = params.cursor === undefined ? (params.page - 1) * params.per_page : 0;
+  const accept = callPredicate(conditions);
+
+  const window = params.ids
+    ? // Named calls: only the bounds the client gave.
+      { fromMs: createdFromMs ?? ID_EPOCH_MS, toMs: Math.min(createdToMs ?? Number.MAX_SAFE_INTEGER, conditions.endedToMs ?? Number.MAX_SAFE_INTEGER) }
+    : creationWindow({ createdFromMs, createdToMs, endedToMs: conditions.endedToMs, nowMs: request.now.getTime() });
+  const read: CallRead = { companyId, beforeId, ...window, limit: skip + params.per_page + 1, accept };
+  const found = params.ids
+    ? await callsById(params.ids, read)
+    : params.caller_number !== undefined
+      ? await callsByCaller(params.caller_number, read)
+      : params.in_progress === true
+        ? await callsInProgress(read)
+        : await callsByDay(read);
+
+  const calls = found.slice(skip, skip + params.per_page);
+  const more = found.length > skip + params.per_page;
+  const next = nextCursor(more, calls[calls.length - 1], key, companyId, RESOURCE);
+  const rows = calls.map((call) => callRow(call, timeZone, params.columns));
+
+  if (request.route.path.endsWith('.csv') || params.format === 'csv') {
+    const response = csvResponse('calls.csv', toCsv(params.columns ?? CALL_COLUMNS, rows));
+    // The CSV body has no metadata: the next page's cursor travels in a header.
+    return { kind: 'raw', response: { ...response, headers: { ...response.headers, 'x-next-cursor': String(next) } } };
+  }
+  const metadata = { ...(params.cursor === undefined ? { page: params.page } : {}), per_page: params.per_page, cursor: params.cursor ?? '-1', next_cursor: next };
+  return cursorListResult('calls', rows, metadata, !params.root);
+};

@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adjustCall } from '../../shared/calls/call-flow.js';
+import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
+import { REPORT_CATEGORIES, STAT_FIELDS, type ReportCategory } from '../../shared/calls/rollups.js';
+import { simulateCall, type BuyerBehaviour } from '../../shared/local/call-simulator.js';
+import { createTestCompany, type TestCompany } from '../fixtures/company.js';
+import { call, startTestGateway, type TestGateway } from '../fixtures/gateway.js';
+import { expect422 } from '../fixtures/envelope.js';
+import { createThrough } from '../fixtures/records.js';
+import { newCallSid, VOICE_TOKEN } from '../fixtures/voice.js';
+
+// Numbers are unique across the deployment: this file buys from a range no other file uses.
+process.env.LOCAL_NUMBER_RANGE = '+15035550100..+15035550199';
+
+let gateway: TestGateway;
+const HOUR_MS = 60 * 60 * 1000;
+
+const ANSWER = (talk: number): BuyerBehaviour => ({ answer: true, answerAfter: 4, talk });
+const NO_ANSWER: BuyerBehaviour = { answer: false, answerAfter: 30, talk: 0 };
+
+interface World {
+  company: TestCompany;
+  names: Record<ReportCategory, Map<string, string>>;
+  callIds: number[];
+  /** A range that holds every call of the world, whatever the clock said. */
+  from: string;
+  to: string;
+}
+
+let world: World;
+
+/**
+ * A company with a mix of calls: converted, too short, fall-through, no answer, blacklisted,
+ * no buyer, converted on dial, with usd and percentage payouts; then one call's revenue changed.
+ */
+async function buildWorld(): Promise<World> {
+  const started = Date.now();
+  const company = await createTestCompany('reports');
+  const create = (path: string, json: Record<string, unknown>) => createThrough(gateway, company, path, json);
+  const source = await create('/api/v1/traffic_sources', { name: 'Search ads' });
+  const b1 = await create('/api/v1/buyers', { name: 'Alpha', number: '+12125553000', tier: 0, current_conversion_revenue: 40, current_conversion_duration: 60 });
+  const b2 = await create('/api/v1/buyers', { name: 'Beta', number: '+12125553001', tier: 1, current_conversion_revenue: 20, current_conversion_duration: 30 });
+  const capped = await create('/api/v1/buyers', { name: 'Capped', number: '+12125553002', attempt_daily_limit: 0 });
+  const onDial = await create('/api/v1/buyers', { name: 'OnDial', number: '+12125553003', current_conversion_revenue: 12, current_conversion_duration: 0 });
+  const main = await create('/api/v1/offers', { name: 'Main offer', buyer_ids: [b1.id, b2.id] });
+  const closed = await create('/api/v1/offers', { name: 'Closed offer', buyer_ids: [capped.id] });
+  const dial = await create('/api/v1/offers', { name: 'Dial offer', buyer_ids: [onDial.id] });
+  await create('/api/v1/offer_conversions', { name: 'Flat', offer_id: main.id, payout_type: 'usd', payout: 5, duration: 30, duplicate_timeframe: 0 });
+  await create('/api/v1/offer_conversions', { name: 'Half', offer_id: dial.id, payout_type: 'buyer_conversion_percent', revenue_percentage: 50, duration: 0, duplicate_timeframe: 0 });
+  const mainNumber = (await create('/api/v1/phone_numbers', { offer_id: main.id, traffic_source_id: source.id })).number as string;
+  const closedNumber = (await create('/api/v1/phone_numbers', { offer_id: closed.id })).number as string;
+  const dialNumber = (await create('/api/v1/phone_numbers', { offer_id: dial.id, traffic_source_id: source.id })).number as string;
+  const blocked = await call(gateway, { method: 'POST', path: `/api/v1/contacts/${encodeURIComponent('+14155554999')}/caller_block`, authorization: company.authorization });
+  expect(blocked.status).toBe(200);
+
+  const plan: Array<[string, string, BuyerBehaviour[]]> = [
+    [mainNumber, '+14155554001', [ANSWER(90)]], // converted by Alpha, paid 5
+    [mainNumber, '+14155554002', [ANSWER(20)]], // too short for either
+    [mainNumber, '+14155554003', [NO_ANSWER, ANSWER(45)]], // falls through, converted by Beta
+    [mainNumber, '+14155554004', [NO_ANSWER]], // nobody answers
+    [mainNumber, '+14155554999', [ANSWER(90)]], // blacklisted
+    [closedNumber, '+14155554005', [ANSWER(90)]], // no buyer
+    [dialNumber, '+14155554006', [NO_ANSWER]], // converted on dial, unanswered; 50 % payout
+    [dialNumber, '+14155554007', [ANSWER(30)]], // converted on dial, answered
+  ];
+  const callIds: number[] = [];
+  for (const [to, from, buyers] of plan) {
+    const result = await simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from, to, buyers, callSid: newCallSid() });
+    const id = result.callId ?? (await findCallByCarrierId('twilio', result.callSid))?.call.id;
+    expect(id, `${from} -> ${to}`).toBeDefined();
+    callIds.push(id!);
+  }
+  // An update after the call ended moves the rollups by the difference.
+  await adjustCall(company.id, callIds[0]!, { revenue: 55.5 }, new Date());
+
+  const names = {
+    offer: new Map([main, closed, dial].map((offer) => [String(offer.id), offer.name as string])),
+    buyer: new Map([b1, b2, capped, onDial].map((buyer) => [String(buyer.id), buyer.name as string])),
+    traffic_source: new Map([[String(source.id), 'Search ads']]),
+    status: new Map<string, string>(),
+    converted: new Map<string, string>(),
+  };
+  const from = new Date(Math.floor(started / HOUR_MS) * HOUR_MS).toISOString();
+  return { company, names, callIds, from, to: new Date(Date.now() + 1000).toISOString() };
+}
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  world = await buildWorld();
+});
+afterAll(async () => gateway.close());
+
+const get = (company: TestCompany, path: string, query: Record<string, string>) =>
+  call(gateway, { path: `${path}?${new URLSearchParams(query).toString()}`, authorization: company.authorization });
+
+const round = (amount: number) => Math.round(amount * 100) / 100;
+
+/** The report recomputed from the calls themselves, by category value as the rollups store it. */
+async function recount(category: ReportCategory): Promise<Map<string, Record<string, number>>> {
+  const rows = new Map<string, Record<string, number>>();
+  for (const id of world.callIds) {
+    const stored = (await getCall(world.company.id, id)) as Record<string, any>;
+    const id_ = (value: unknown) => (value === null || value === undefined ? 'none' : String(value));
+    const value =
+      category === 'offer' ? id_(stored.offer_id)
+      : category === 'buyer' ? id_(stored.buyer_id)
+      : category === 'traffic_source' ? id_(stored.traffic_source_id)
+      : category === 'status' ? String(stored.status)
+      : String(stored.buyer_converted === true);
+    const row = rows.get(value) ?? Object.fromEntries(STAT_FIELDS.map((field) => [field, 0]));
+    row.calls! += 1;
+    row.answered! += stored.answered_duration > 0 ? 1 : 0;
+    row.buyer_converted! += stored.buyer_converted ? 1 : 0;
+    row.offer_converted! += stored.offer_converted ? 1 : 0;
+    row.revenue = round(row.revenue! + stored.revenue);
+    row.payout = round(row.payout! + stored.payout);
+    row.profit = round(row.profit! + stored.revenue - stored.payout);
+    row.answered_duration! += stored.answered_duration;
+    row.total_duration! += stored.total_duration;
+    rows.set(value, row);
+  }
+  return rows;
+}
+
+/** A report row's value as the rollups store it (ids and booleans as text, no id as `none`). */
+const storedValue = (value: unknown) => (value === null ? 'none' : String(value));
+
+describe('GET /api/v1/calls/reports', () => {
+  it('equals a recount of the calls, for every category', async () => {
+    for (const category of REPORT_CATEGORIES) {
+      const reply = await get(world.company, '/api/v1/calls/reports', { category, created_at_from: world.from, created_at_to: world.to });
+      expect(reply.status, reply.text).toBe(200);
+      const expected = await recount(category);
+      const rows = reply.body.reports as Array<Record<string, any>>;
+      expect(new Map(rows.map((row) => [storedValue(row.value), Object.fromEntries(STAT_FIELDS.map((field) => [field, row[field]]))])), category).toEqual(expected);
+      for (const row of rows) {
+        expect(row.category).toBe(category);
+        expect(row.name, `${category} ${String(row.value)}`).toBe(world.names[category].get(storedValue(row.value)) ?? null);
+      }
+      // Most calls first.
+      expect(rows.map((row) => row.calls)).toEqual([...rows.map((row) => row.calls)].sort((a, b) => b - a));
+    }
+  });
+
+  it('shows the mix it was given', async () => {
+    const byStatus = (await get(world.company, '/api/v1/calls/reports', { category: 'status', created_at_from: world.from, created_at_to: world.to })).body.reports;
+    expect(Object.fromEntries(byStatus.map((row: any) => [row.value, row.calls]))).toEqual({ completed: 4, no_answer: 2, blocked: 1, no_buyer: 1 });
+    const converted = (await get(world.company, '/api/v1/calls/reports', { category: 'converted', created_at_from: world.from, created_at_to: world.to })).body.reports;
+    // Alpha's 55.50 (updated from 40), Beta's 20, two on-dial 12s.
+    expect(converted.find((row: any) => row.value === true)).toMatchObject({ calls: 4, buyer_converted: 4, revenue: 99.5, payout: 22, profit: 77.5 });
+  });
+
+  it('answers in the list envelope, or a bare array with root=false', async () => {
+    const query = { category: 'buyer', created_at_from: world.from, created_at_to: world.to, time_zone: 'America/New_York' };
+    const reply = await get(world.company, '/api/v1/calls/reports', query);
+    expect(reply.body).toMatchObject({ status: 200, errors: {}, metadata: { root: 'reports', category: 'buyer', time_zone: 'America/New_York' } });
+    expect(reply.body.metadata.created_at_from).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000-0[45]:00$/);
+    expect(reply.body.metadata.total_count).toBe(reply.body.reports.length);
+    expect(reply.body.reports.map((row: any) => row.value)).toContain(null); // the calls nobody took
+    const bare = await get(world.company, '/api/v1/calls/reports', { ...query, root: 'false' });
+    expect(bare.body).toEqual(reply.body.reports);
+  });
+
+  it('covers today in the zone by default, offers by default, and nothing of another company', async () => {
+    const other = await createTestCompany('reports-other');
+    const reply = await get(other, '/api/v1/calls/reports', { time_zone: 'Asia/Kolkata' });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.reports).toEqual([]);
+    expect(reply.body.metadata).toMatchObject({ category: 'offer', time_zone: 'Asia/Kolkata' });
+    expect(reply.body.metadata.created_at_from).toMatch(/T00:00:00\.000\+05:30$/);
+    expect(reply.body.metadata.created_at_to).toMatch(/T23:59:59\.999\+05:30$/);
+    expect(Date.parse(reply.body.metadata.created_at_to) - Date.parse(reply.body.metadata.created_at_from)).toBe(24 * HOUR_MS - 1);
+    const utc = await get(other, '/api/v1/calls/reports', {});
+    expect(utc.body.metadata).toMatchObject({ category: 'offer', time_zone: 'UTC' });
+    expect(utc.body.metadata.created_at_from).toMatch(/T00:00:00\.000\+00:00$/);
+  });
+
+  it('counts a call at the start of its UTC hour: a range ending before it leaves it out', async () => {
+    const hourStart = Date.parse(world.from);
+    const before = await get(world.company, '/api/v1/calls/reports', { created_at_from: new Date(hourStart - 2 * HOUR_MS).toISOString(), created_at_to: new Date(hourStart - 1).toISOString() });
+    expect(before.status, before.text).toBe(200);
+    expect(before.body.reports).toEqual([]);
+    // The instant the first calls' hour starts holds them all.
+    const atStart = await get(world.company, '/api/v1/calls/reports', { created_at_from: world.from, created_at_to: world.from });
+    expect(atStart.body.reports.length).toBeGreaterThan(0);
+  });
+
+  it('refuses bad parameters with 422', async () => {
+    const path = '/api/v1/calls/reports';
+    expect422(await get(world.company, path, { category: 'campaign' }), { category: ['is not included in the list (offer, buyer, traffic_source, status, converted)'] });
+    expect422(await get(world.company, path, { created_at_from: 'yesterday' }), { created_at_from: ['is not a valid time (use YYYY-MM-DD HH:MM:SS +ZZZZ)'] });
+    expect422(await get(world.company, path, { created_at_from: '2026-02-02', created_at_to: '2026-02-01' }), { created_at_to: ['must not be before created_at_from'] });
+    expect422(await get(world.company, path, { created_at_from: '2024-01-01', created_at_to: '2026-01-01' }), { created_at_to: ['must be at most 367 days after created_at_from'] });
+    expect422(await get(world.company, path, { time_zone: 'Mars/Olympus' }), { time_zone: ['is not a valid time zone'] });
+    expect((await call(gateway, { path })).status).toBe(401);
+  });
+});
+
+describe('GET /api/v1/calls/stats', () => {
+  it('splits the report by interval: the rows of each value add up to its report row', async () => {
+    const range = { created_at_from: world.from, created_at_to: world.to };
+    for (const category of REPORT_CATEGORIES) {
+      const report = (await get(world.company, '/api/v1/calls/reports', { category, ...range })).body.reports as Array<Record<string, any>>;
+      for (const interval of ['hour', 'day']) {
+        const reply = await get(world.company, '/api/v1/calls/stats', { category, interval, ...range });
+        expect(reply.status, reply.text).toBe(200);
+        const summed = new Map<string, Record<string, number>>();
+        for (const row of reply.body.stats as Array<Record<string, any>>) {
+          expect(row.category).toBe(category);
+          expect(row.interval_start).toMatch(interval === 'hour' ? /T\d{2}:00:00\.000\+00:00$/ : /T00:00:00\.000\+00:00$/);
+          const sum = summed.get(storedValue(row.value)) ?? Object.fromEntries(STAT_FIELDS.map((field) => [field, 0]));
+          for (const field of STAT_FIELDS) sum[field] = round(sum[field]! + row[field]);
+          summed.set(storedValue(row.value), sum);
+        }
+        expect(summed, `${category} by ${interval}`).toEqual(new Map(report.map((row) => [storedValue(row.value), Object.fromEntries(STAT_FIELDS.map((field) => [field, row[field]]))])));
+      }
+    }
+  });
+
+  it('shows interval starts in the zone, with names, in the envelope', async () => {
+    const reply = await get(world.company, '/api/v1/calls/stats', { category: 'offer', interval: 'hour', time_zone: 'Asia/Kolkata', created_at_from: world.from, created_at_to: world.to });
+    expect(reply.body.metadata).toMatchObject({ root: 'stats', category: 'offer', interval: 'hour', time_zone: 'Asia/Kolkata' });
+    const rows = reply.body.stats as Array<Record<string, any>>;
+    expect(rows.length).toBeGreaterThan(0);
+    // UTC hours seen from a half-hour zone start at half past.
+    for (const row of rows) expect(row.interval_start).toMatch(/T\d{2}:30:00\.000\+05:30$/);
+    expect(rows.map((row) => row.name)).toContain('Main offer');
+    // Oldest interval first.
+    expect(rows.map((row) => row.interval_start)).toEqual([...rows.map((row) => row.interval_start)].sort());
+    const bare = await get(world.company, '/api/v1/calls/stats', { category: 'offer', interval: 'hour', time_zone: 'Asia/Kolkata', created_at_from: world.from, created_at_to: world.to, root: '0' });
+    expect(bare.body).toEqual(rows);
+  });
+
+  it('refuses an unknown interval', async () => {
+    expect422(await get(world.company, '/api/v1/calls/stats', { interval: 'year' }), { interval: ['is not included in the list (hour, day, week, month)'] });
+  });
+});
