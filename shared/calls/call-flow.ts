@@ -412,7 +412,9 @@ function figures(call: Call): CallFigures {
   return {
     created_at: String(call.created_at),
     offer_id: (call.offer_id as number | null) ?? null,
-    buyer_id: (call.buyer_id as number | null) ?? null,
+    // Reports book a call under the buyer that paid for it (a buyer converting on dial pays even
+    // when another buyer answers), else the buyer that took it.
+    buyer_id: ((call.converted_buyer_id ?? call.buyer_id) as number | null) ?? null,
     traffic_source_id: (call.traffic_source_id as number | null) ?? null,
     status: String(call.status),
     buyer_converted: call.buyer_converted === true,

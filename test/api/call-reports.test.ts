@@ -103,7 +103,7 @@ async function recount(category: ReportCategory): Promise<Map<string, Record<str
     const id_ = (value: unknown) => (value === null || value === undefined ? 'none' : String(value));
     const value =
       category === 'offer' ? id_(stored.offer_id)
-      : category === 'buyer' ? id_(stored.buyer_id)
+      : category === 'buyer' ? id_(stored.converted_buyer_id ?? stored.buyer_id)
       : category === 'traffic_source' ? id_(stored.traffic_source_id)
       : category === 'status' ? String(stored.status)
       : String(stored.buyer_converted === true);
