@@ -1,7 +1,8 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/db/client.js';
 import { dayOfTime } from '../../shared/db/day-records.js';
 import { keys } from '../../shared/db/keys.js';
+import { queryPages } from '../../shared/db/query.js';
 
 /**
  * Charges of billed API features, summed per company, UTC day and kind: each charged request
@@ -40,19 +41,14 @@ export async function recordCharge(companyId: number, kind: ChargeKind, amount: 
 /** The rollups of days `fromDay`..`toDay` (inclusive, YYYY-MM-DD), newest day first: one Query. */
 export async function chargeRollups(companyId: number, fromDay: string, toDay: string): Promise<ChargeRollup[]> {
   const rollups: ChargeRollup[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-        // `#` sorts before every kind's first letter and `~` after it: whole days.
-        ExpressionAttributeValues: { ':pk': keys.chargeRollups(companyId), ':low': `${fromDay}#`, ':high': `${toDay}#~` },
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
+  const pages = queryPages({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+    // `#` sorts before every kind's first letter and `~` after it: whole days.
+    ExpressionAttributeValues: { ':pk': keys.chargeRollups(companyId), ':low': `${fromDay}#`, ':high': `${toDay}#~` },
+    ScanIndexForward: false,
+  });
+  for await (const items of pages) {
+    for (const item of items) {
       rollups.push({
         day: String(item.day),
         kind: String(item.kind),
@@ -62,7 +58,6 @@ export async function chargeRollups(companyId: number, fromDay: string, toDay: s
         updated_at: String(item.updated_at),
       });
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return rollups;
 }

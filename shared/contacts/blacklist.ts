@@ -1,6 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
+import { queryPages } from '../db/query.js';
 
 /** The company blacklist: callers that may not reach any buyer (one GetItem to check). */
 export async function isBlacklisted(companyId: number, number: string): Promise<boolean> {
@@ -19,18 +20,8 @@ export async function unblockNumber(companyId: number, number: string): Promise<
 
 export async function listBlacklist(companyId: number): Promise<Array<{ number: string; blocked_at: string }>> {
   const out: Array<{ number: string; blocked_at: string }> = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.blacklist(companyId, '').pk },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) out.push({ number: String(item.number), blocked_at: String(item.blocked_at) });
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  for await (const items of queryPages({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.blacklist(companyId, '').pk } })) {
+    for (const item of items) out.push({ number: String(item.number), blocked_at: String(item.blocked_at) });
+  }
   return out;
 }

@@ -1,6 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
+import { queryPages } from '../db/query.js';
 import { getRecords, withoutKeys } from '../db/records.js';
 import type { RoutingBuyer } from './route-buyers.js';
 
@@ -37,18 +36,9 @@ export async function selectedBuyerIds(companyId: number, selection: BuyerSelect
 export async function loadRoutingBuyers(companyId: number, wanted: ReadonlySet<number>, stats?: { queries: number }): Promise<RoutingBuyer[]> {
   const records = new Map<number, Record<string, unknown>>();
   const counters = new Map<number, Record<string, unknown>>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.resourcePartition(companyId, 'buyers') },
-        ExclusiveStartKey: startKey,
-      }),
-    );
+  for await (const items of queryPages({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.resourcePartition(companyId, 'buyers') } })) {
     if (stats) stats.queries += 1;
-    for (const item of page.Items ?? []) {
+    for (const item of items) {
       const sk = String(item.sk);
       if (sk.startsWith('stats#')) {
         const id = Number(sk.slice('stats#'.length));
@@ -57,7 +47,6 @@ export async function loadRoutingBuyers(companyId: number, wanted: ReadonlySet<n
         records.set(Number(item.id), withoutKeys(item));
       }
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return [...records.entries()].map(([id, record]) => ({ record, counters: counters.get(id) }));
 }
