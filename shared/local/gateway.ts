@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handlerModules } from '../../functions/index.js';
+import { errorEnvelope } from '../http/envelope.js';
 import { unmatchedResponse } from '../http/fallback.js';
+import { jsonResponse } from '../http/middleware/responses.js';
 import type { ApiEvent, ApiResponse } from '../http/request.js';
 import { matchRoute } from '../http/route-match.js';
 import { routes } from '../http/routes.js';
@@ -25,9 +27,19 @@ function loadHandler(group: keyof typeof handlerModules): Promise<Handler> {
   return handler;
 }
 
+/** API Gateway refuses payloads over 10 MB; the local gateway does the same. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+class PayloadTooLarge extends Error {}
+
 async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new PayloadTooLarge();
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks);
 }
 
@@ -48,12 +60,22 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     writeResponse(response, result);
     return result.statusCode ?? 404;
   }
+  let body: Buffer;
+  try {
+    body = await readBody(request);
+  } catch (error) {
+    if (!(error instanceof PayloadTooLarge)) throw error;
+    const refused = jsonResponse(413, errorEnvelope(413, { body: [`is larger than ${MAX_BODY_BYTES} bytes`] }));
+    writeResponse(response, { ...refused, headers: { ...refused.headers, connection: 'close' } });
+    request.resume();
+    return 413;
+  }
   const event = buildApiEvent(
     {
       method: request.method ?? 'GET',
       url: request.url ?? '/',
       headers: request.headers,
-      body: await readBody(request),
+      body,
       sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
     },
     match.route,
