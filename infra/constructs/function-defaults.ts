@@ -5,6 +5,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lambdaBundling, lambdaNodeOptions } from './bundling-options.js';
 
 /** The repository root, where package.json, package-lock.json and tsconfig.json live. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,21 +36,20 @@ export function createServiceFunction(scope: Construct, id: string, props: Servi
     depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
     environment: {
       ...(props.tableName ? { TABLE_NAME: props.tableName } : {}),
-      NODE_OPTIONS: '--enable-source-maps',
+      NODE_OPTIONS: lambdaNodeOptions,
     },
     bundling: {
       // The project's own esbuild: no Docker needed to synth or deploy.
       forceDockerBundling: false,
-      format: OutputFormat.ESM,
-      // Both Node 20 (local) and Node 22 (Lambda) run this output.
-      target: 'node20',
-      minify: true,
-      sourceMap: true,
-      mainFields: ['module', 'main'],
-      // Lets CommonJS dependencies call require() inside the ESM bundle.
-      banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-      // Bundle the SDK v3 clients too, so the deployed versions are the ones in package-lock.json.
-      externalModules: [],
+      // The settings of bundling-options.ts, which bench/bundles.ts builds with too.
+      format: { esm: OutputFormat.ESM, cjs: OutputFormat.CJS }[lambdaBundling.format],
+      target: lambdaBundling.target,
+      minify: lambdaBundling.minify,
+      sourceMap: lambdaBundling.sourceMap,
+      sourcesContent: lambdaBundling.sourcesContent,
+      mainFields: [...lambdaBundling.mainFields],
+      banner: lambdaBundling.banner,
+      externalModules: [...lambdaBundling.externalModules],
     },
   });
 }

@@ -1,0 +1,261 @@
+/**
+ * Lambda bundles: the size of each function's bundle and how long its module takes to initialise.
+ *
+ *   npx tsx bench/bundles.ts        (or: npm run bench:bundles)
+ *
+ * For each route group (`functions/<group>/handler.ts`) and the fallback it builds the entry with
+ * the project's esbuild and the options the CDK stack bundles with (infra/constructs/
+ * bundling-options.ts, shared with function-defaults.ts), into a temporary directory, with a
+ * metafile. Per function it prints the bundle's size (bytes, KB, gzip), its source map's size,
+ * the five input packages that put the most bytes into the bundle, and the cold import time:
+ * a fresh `node` process (this machine's Node, not Lambda's) with the environment the stack gives
+ * the function (placeholder values) imports the bundle and reports, from `performance.now()`, how
+ * long the import took and how long after process start it finished; the parent also times the
+ * whole process (spawn to exit). Median of 5 processes, with the Lambda's
+ * NODE_OPTIONS=--enable-source-maps and without it.
+ *
+ * No network: the child blocks socket connects and DNS lookups and reports any attempt (the
+ * script fails if there is one). The temporary directory is removed at the end.
+ */
+import { build, type Metafile } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { esbuildOptions, lambdaBundleFile, lambdaNodeOptions } from '../infra/constructs/bundling-options.js';
+import { type RouteGroup, routeGroups } from '../shared/http/route-groups.js';
+import { printTable } from './support.js';
+
+const RUNS = 5;
+const TOP_PACKAGES = 5;
+const CHILD_TIMEOUT_MS = 20_000;
+const TOTAL_TIMEOUT_S = 115;
+
+const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+
+const watchdog = setTimeout(() => {
+  console.error(`bench: gave up after ${TOTAL_TIMEOUT_S} s`);
+  process.exit(1);
+}, TOTAL_TIMEOUT_S * 1000);
+watchdog.unref();
+
+interface FunctionUnderTest {
+  name: string;
+  entry: string;
+  /** The environment infra/constructs/api.ts gives the function, with placeholder values. */
+  environment: Record<string, string>;
+}
+
+/** Mirrors infra/constructs/api.ts: TABLE_NAME for route groups, and each port's settings. */
+function functionEnvironment(group: RouteGroup | 'fallback'): Record<string, string> {
+  if (group === 'fallback') return {};
+  const definition = routeGroups[group];
+  const ports: readonly string[] = 'ports' in definition ? definition.ports : [];
+  const env: Record<string, string> = { TABLE_NAME: 'call-tracking-bench' };
+  if (ports.includes('email')) Object.assign(env, { EMAIL_ADAPTER: 'ses', EMAIL_FROM: 'bench@example.invalid' });
+  if (ports.includes('numbers') || ports.includes('telephony') || ports.includes('carrier')) {
+    Object.assign(env, { TWILIO_ACCOUNT_SID: 'ACbench', TWILIO_AUTH_TOKEN: 'bench' });
+  }
+  if (ports.includes('numbers')) Object.assign(env, { NUMBER_PROVIDER: 'twilio', VOICE_WEBHOOK_BASE: 'https://bench.invalid/api/v1/voice/twilio' });
+  if (ports.includes('telephony')) env.TELEPHONY_ADAPTER = 'twilio';
+  if (ports.includes('events')) Object.assign(env, { EVENTS_ADAPTER: 'sqs', EVENTS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench' });
+  return env;
+}
+
+/** What the Lambda runtime sets for every function (credentials are placeholders: init must not use them). */
+function lambdaEnvironment(fn: FunctionUnderTest, taskRoot: string, sourceMaps: boolean): Record<string, string> {
+  return {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    LANG: 'en_US.UTF-8',
+    TZ: ':UTC',
+    LAMBDA_TASK_ROOT: taskRoot,
+    AWS_REGION: 'us-east-1',
+    AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+    AWS_LAMBDA_FUNCTION_NAME: `bench-${fn.name}`,
+    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+    AWS_ACCESS_KEY_ID: 'AKIABENCH',
+    AWS_SECRET_ACCESS_KEY: 'bench',
+    AWS_SESSION_TOKEN: 'bench',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    ...fn.environment,
+    ...(sourceMaps ? { NODE_OPTIONS: lambdaNodeOptions } : {}),
+  };
+}
+
+const RESULT_MARK = 'BENCH_RESULT ';
+
+/**
+ * Run by the child (`node --input-type=module -e`, bundle URL as its argument): blocks the
+ * network, imports the bundle, prints the times from performance.now() (milliseconds since the
+ * process started) and exits, whatever timers or sockets the module may have left open.
+ */
+const CHILD_SCRIPT = `
+const net = (await import('node:net')).default;
+const dns = (await import('node:dns')).default;
+const attempts = [];
+const block = (what) => function (...args) {
+  // net.connect passes the socket its normalized arguments as an array.
+  const target = Array.isArray(args[0]) ? args[0][0] : args[0];
+  attempts.push(what + ' ' + (typeof target === 'object' && target ? JSON.stringify({ host: target.host, port: target.port, path: target.path }) : String(target)));
+  throw new Error('bench: network access blocked (' + what + ')');
+};
+net.Socket.prototype.connect = block('connect');
+dns.lookup = block('dns.lookup');
+dns.resolve = block('dns.resolve');
+dns.promises.lookup = block('dns.promises.lookup');
+const importStart = performance.now();
+const mod = await import(process.argv[1]);
+const importEnd = performance.now();
+if (typeof mod.handler !== 'function') throw new Error('the bundle exports no handler function');
+process.stdout.write('\\n${RESULT_MARK}' + JSON.stringify({ importStart, importEnd, attempts }) + '\\n');
+process.exit(0);
+`;
+
+interface InitRun {
+  /** Milliseconds the import took, inside the child. */
+  importMs: number;
+  /** Milliseconds from the child's process start to the import completing. */
+  sinceStartMs: number;
+  /** Milliseconds from spawn to exit, measured by this process. */
+  processMs: number;
+}
+
+function initOnce(fn: FunctionUnderTest, bundle: string, sourceMaps: boolean): InitRun {
+  const started = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD_SCRIPT, pathToFileURL(bundle).href], {
+    cwd: path.dirname(bundle),
+    env: lambdaEnvironment(fn, path.dirname(bundle), sourceMaps),
+    encoding: 'utf8',
+    timeout: CHILD_TIMEOUT_MS,
+  });
+  const processMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const line = child.stdout?.split('\n').find((candidate) => candidate.startsWith(RESULT_MARK));
+  if (child.status !== 0 || !line) {
+    throw new Error(`${fn.name}: the child failed (status ${child.status}, signal ${child.signal})\n${child.stderr}\n${child.stdout}`);
+  }
+  const result = JSON.parse(line.slice(RESULT_MARK.length)) as { importStart: number; importEnd: number; attempts: string[] };
+  if (result.attempts.length) throw new Error(`${fn.name}: module init tried the network: ${result.attempts.join('; ')}`);
+  return { importMs: result.importEnd - result.importStart, sinceStartMs: result.importEnd, processMs };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The package an input file belongs to (the last node_modules segment), or `(project)` for the service's own code. */
+function packageOf(input: string): string {
+  const parts = input.split('/');
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0) return '(project)';
+  const name = parts[at + 1] ?? '?';
+  return name.startsWith('@') ? `${name}/${parts[at + 2] ?? '?'}` : name;
+}
+
+/** Packages published with the AWS SDK for JavaScript v3 (clients, their Smithy runtime and helpers). */
+function isAwsSdk(pkg: string): boolean {
+  return /^@(aws-sdk|smithy|aws-crypto|aws)\//.test(pkg) || pkg === 'tslib' || pkg === 'fast-xml-parser' || pkg === 'strnum' || pkg === 'bowser';
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const ms = (value: number) => value.toFixed(1);
+
+const functions: FunctionUnderTest[] = [
+  ...(Object.keys(routeGroups) as RouteGroup[]).map((group) => ({ name: group, entry: `functions/${group}/handler.ts`, environment: functionEnvironment(group) })),
+  { name: 'fallback', entry: 'functions/fallback/handler.ts', environment: functionEnvironment('fallback') },
+];
+
+const workDir = mkdtempSync(path.join(tmpdir(), 'bench-bundles-'));
+try {
+  console.log(`Lambda bundles: ${functions.length} functions, esbuild options from infra/constructs/bundling-options.ts; node ${process.version} on ${process.arch}.`);
+
+  interface Built {
+    fn: FunctionUnderTest;
+    bundle: string;
+    bytes: number;
+    gzipBytes: number;
+    mapBytes: number;
+    packages: [string, number][];
+    sdkBytes: number;
+  }
+  const built: Built[] = [];
+  const buildStarted = performance.now();
+  for (const fn of functions) {
+    const outfile = path.join(workDir, fn.name, lambdaBundleFile);
+    const result = await build({ ...esbuildOptions(path.join(repoRoot, fn.entry), outfile), absWorkingDir: repoRoot, metafile: true, logLevel: 'warning' });
+    const metafile: Metafile = result.metafile!;
+    const output = metafile.outputs[path.relative(repoRoot, outfile)];
+    if (!output) throw new Error(`${fn.name}: no ${lambdaBundleFile} in the metafile`);
+    const byPackage = new Map<string, number>();
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      byPackage.set(packageOf(input), (byPackage.get(packageOf(input)) ?? 0) + bytesInOutput);
+    }
+    const packages = [...byPackage].sort((a, b) => b[1] - a[1]);
+    const code = readFileSync(outfile);
+    built.push({
+      fn,
+      bundle: outfile,
+      bytes: code.length,
+      gzipBytes: gzipSync(code).length,
+      mapBytes: statSync(`${outfile}.map`).size,
+      packages,
+      sdkBytes: packages.filter(([pkg]) => isAwsSdk(pkg)).reduce((sum, [, bytes]) => sum + bytes, 0),
+    });
+  }
+  console.log(`Built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s.`);
+
+  printTable(
+    `Bundle sizes (${lambdaBundleFile}; gzip: node:zlib default level; SDK: @aws-sdk/*, @smithy/*, @aws-crypto/*, @aws/* and their helpers, share of the input bytes in the bundle)`,
+    ['function', 'bytes', 'KB', 'gzip KB', 'map KB', 'SDK share', 'SDK clients'],
+    built.map((b) => [
+      b.fn.name,
+      String(b.bytes),
+      kb(b.bytes),
+      kb(b.gzipBytes),
+      kb(b.mapBytes),
+      `${((100 * b.sdkBytes) / b.packages.reduce((sum, [, bytes]) => sum + bytes, 0)).toFixed(0)}%`,
+      b.packages
+        .map(([pkg]) => pkg)
+        .filter((pkg) => pkg.startsWith('@aws-sdk/client-'))
+        .map((pkg) => pkg.slice('@aws-sdk/client-'.length))
+        .sort()
+        .join(', '),
+    ]),
+  );
+
+  printTable(
+    `Largest input packages (KB in the bundle, from the metafile's bytesInOutput; top ${TOP_PACKAGES})`,
+    ['function', ...Array.from({ length: TOP_PACKAGES }, (_, index) => `#${index + 1}`)],
+    built.map((b) => [b.fn.name, ...b.packages.slice(0, TOP_PACKAGES).map(([pkg, bytes]) => `${pkg} ${kb(bytes)}`)]),
+  );
+
+  // One unmeasured process first, so the first function does not pay for a cold node binary.
+  initOnce(built[0]!.fn, built[0]!.bundle, true);
+  const initRows: string[][] = [];
+  for (const b of built) {
+    const withMaps = Array.from({ length: RUNS }, () => initOnce(b.fn, b.bundle, true));
+    const withoutMaps = Array.from({ length: RUNS }, () => initOnce(b.fn, b.bundle, false));
+    initRows.push([
+      b.fn.name,
+      ms(median(withMaps.map((run) => run.importMs))),
+      ms(median(withMaps.map((run) => run.sinceStartMs))),
+      ms(median(withMaps.map((run) => run.processMs))),
+      ms(median(withoutMaps.map((run) => run.importMs))),
+      ms(median(withoutMaps.map((run) => run.sinceStartMs))),
+    ]);
+  }
+  printTable(
+    `Cold init (fresh node process per run, median of ${RUNS}; ms)`,
+    ['function', `import (${lambdaNodeOptions})`, 'start->imported', 'spawn->exit', 'import (no source maps)', 'start->imported'],
+    initRows,
+  );
+  console.log('\nimport: performance.now() around the dynamic import() inside the child; start->imported: performance.now() when it completed (ms since the child process started); spawn->exit: process.hrtime in this process around the whole child.');
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+  clearTimeout(watchdog);
+}
