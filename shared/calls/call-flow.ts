@@ -528,8 +528,18 @@ export async function adjustCall(companyId: number, callId: number, changes: Rec
     const { data, ...fields } = changes;
     Object.assign(call, fields);
     if ('data' in changes) mergeData(call, data);
-    if ('revenue' in changes) call.buyer_revenue = call.revenue;
-    if ('payout' in changes) call.traffic_source_payout = call.payout;
+    if ('revenue' in changes) {
+      call.buyer_revenue = call.revenue;
+      // A payout that is a share of the buyer revenue follows it, unless a payout is set too.
+      if (!('payout' in changes) && call.offer_converted && typeof call.offer_conversion_id === 'number') {
+        const rule = await getRecord(companyId, 'offer_conversions', call.offer_conversion_id);
+        if (rule?.payout_type === 'buyer_conversion_percent') {
+          const percent = Number(rule.revenue_percentage ?? rule.payout ?? 0);
+          call.payout = cents((Number(call.revenue ?? 0) * percent) / 100);
+        }
+      }
+    }
+    if ('payout' in changes || 'revenue' in changes) call.traffic_source_payout = call.payout;
     call.profit = cents(Number(call.revenue ?? 0) - Number(call.payout ?? 0));
     call.user_updated_at = at.toISOString();
     timeline(call, at, 'updated', { fields: Object.keys(changes) });

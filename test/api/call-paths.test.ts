@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
+import { adjustCall } from '../../shared/calls/call-flow.js';
 import { simulateCall, type BuyerBehaviour, type SimulationResult } from '../../shared/local/call-simulator.js';
 import { reserveNumber } from '../../shared/routing/reservations.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
@@ -291,5 +292,14 @@ describe('traffic source payouts', () => {
     // Long enough for the payout (30 s) but not for the buyer (60 s): 25 % of nothing.
     const unconverted = await stored(company, await simulate(number, [ANSWER(45)], OTHER_CALLER));
     expect(unconverted).toMatchObject({ buyer_converted: false, revenue: 0, offer_converted: true, payout: 0, profit: 0 });
+  });
+
+  it('moves a percentage payout with the revenue when the revenue is changed later, unless a payout is given', async () => {
+    const { company, number } = await withPayout({ payout_type: 'buyer_conversion_percent', revenue_percentage: 25 });
+    const result = await simulate(number, [ANSWER(90)]);
+    await adjustCall(company.id, result.callId!, { revenue: 80 }, new Date());
+    expect(await stored(company, result)).toMatchObject({ revenue: 80, payout: 20, traffic_source_payout: 20, profit: 60 });
+    await adjustCall(company.id, result.callId!, { revenue: 100, payout: 5 }, new Date());
+    expect(await stored(company, result)).toMatchObject({ revenue: 100, payout: 5, traffic_source_payout: 5, profit: 95 });
   });
 });
