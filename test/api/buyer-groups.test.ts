@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { buyerGroups } from '../../shared/resources/buyers.js';
 import { allColumns } from '../../shared/resources/define.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
 
 /**
  * Buyer groups through the local gateway (api-reference.md: list, show, update, delete, and
@@ -10,16 +10,10 @@ import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixt
  * as buyer_group_ids and buyer_group_names.
  */
 
-let gateway: TestGateway;
+const gateway = useGateway();
 let company: TestCompany;
 let other: TestCompany;
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => {
-  await gateway.close();
-});
 beforeEach(async () => {
   company = await createTestCompany('groups');
   other = await createTestCompany('groups-other');

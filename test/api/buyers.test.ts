@@ -1,6 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { DateTime } from 'luxon';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { emailPort } from '../../shared/adapters/index.js';
 import type { EmailOutbox } from '../../shared/adapters/local/email-outbox.js';
 import { METRICS, PERIODS, type Metric } from '../../shared/buyers/counter-model.js';
@@ -9,7 +9,7 @@ import { BUYER_WRITABLE_FIELDS, CAP_FIELDS } from '../../shared/resources/buyer-
 import { BUYER_ORDER_VALUES, buyers } from '../../shared/resources/buyers.js';
 import { allColumns } from '../../shared/resources/define.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
 
 /**
  * Buyers through the local gateway (api-reference.md, Buyer and Buyers): the seven endpoints,
@@ -17,16 +17,10 @@ import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixt
  * counters the routing code keeps (put on a buyer here with the counter functions themselves).
  */
 
-let gateway: TestGateway;
+const gateway = useGateway();
 let company: TestCompany;
 let other: TestCompany;
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => {
-  await gateway.close();
-});
 beforeEach(async () => {
   // Fresh companies per test: buyer ids start at 1, counts at 0, lookups are empty.
   company = await createTestCompany('buyers');

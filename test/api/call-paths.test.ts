@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
@@ -8,18 +8,14 @@ import { adjustCall } from '../../shared/calls/call-flow.js';
 import { simulateCall, type BuyerBehaviour, type SimulationResult } from '../../shared/local/call-simulator.js';
 import { reserveNumber } from '../../shared/routing/reservations.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { call, startTestGateway, type TestGateway } from '../fixtures/gateway.js';
+import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, eventsOfCall, newCallSid, showBuyer, VOICE_BASE, VOICE_TOKEN } from '../fixtures/voice.js';
 
 // Numbers are unique across the deployment: this file buys from a range no other file uses.
 process.env.LOCAL_NUMBER_RANGE = '+17185550100..+17185550199';
 
-let gateway: TestGateway;
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => gateway.close());
+const gateway = useGateway();
 
 const CALLER = '+14155552671';
 const OTHER_CALLER = '+14155552672';

@@ -1,20 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventsPort } from '../../shared/adapters/index.js';
 import type { EventRecorder } from '../../shared/adapters/local/event-recorder.js';
 import { getCall } from '../../shared/calls/call-store.js';
 import { simulateCall, type BuyerBehaviour } from '../../shared/local/call-simulator.js';
 import { createTestCompany } from '../fixtures/company.js';
-import { call as httpCall, startTestGateway, type TestGateway } from '../fixtures/gateway.js';
+import { call as httpCall, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 
 process.env.LOCAL_NUMBER_RANGE = '+13125550100..+13125550199';
 
-let gateway: TestGateway;
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => gateway.close());
+const gateway = useGateway();
 
 const TOKEN = process.env.TWILIO_AUTH_TOKEN!;
 

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reserveAttempt } from '../../shared/buyers/counters.js';
 import { createRecord, nextId } from '../../shared/db/records.js';
 import { createTestCompany, createTestUser, type TestCompany } from '../fixtures/company.js';
-import { call, startTestGateway, type TestGateway } from '../fixtures/gateway.js';
+import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 
-let gateway: TestGateway;
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => gateway.close());
+const gateway = useGateway();
 
 const vanity = () => `ping-${randomUUID().slice(0, 8)}`;
 

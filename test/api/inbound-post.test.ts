@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { currentCounters, periodKeys } from '../../shared/buyers/counter-model.js';
 import { readCounterItems } from '../../shared/buyers/counters.js';
 import { putDayRecord } from '../../shared/db/day-records.js';
@@ -8,17 +8,13 @@ import { claimBuyer, releaseClaim } from '../../shared/routing/claim.js';
 import { seededRandom } from '../../shared/routing/random.js';
 import { findReservation } from '../../shared/routing/reservations.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { call, startTestGateway, type TestGateway } from '../fixtures/gateway.js';
+import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 
 // Numbers are unique across the deployment: this file buys from a range no other file uses.
 process.env.LOCAL_NUMBER_RANGE = '+14155550100..+14155550199';
 
-let gateway: TestGateway;
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => gateway.close());
+const gateway = useGateway();
 
 const CALLER = '+14155552671';
 

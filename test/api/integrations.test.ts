@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
 import { expect422 } from '../fixtures/envelope.js';
 
 /** Integrations and `PUT /api/v1/integrations/objects/:id` through the local gateway. */
 
-let gateway: TestGateway;
+const gateway = useGateway();
 let company: TestCompany;
 let other: TestCompany;
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => {
-  await gateway.close();
-});
 beforeEach(async () => {
   company = await createTestCompany('integrations');
   other = await createTestCompany('integrations-other');

@@ -1,7 +1,8 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
+import { COMMON_COLUMNS } from '../fixtures/reference.js';
 
 /**
  * The list parameters every engine-served list shares (api-reference.md, "Parameters shared by
@@ -9,16 +10,10 @@ import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixt
  * conversions (a filter, serializers, CSV, no `order`) and webhook manual fires (writable
  * created_at, for the date ranges).
  */
-let gateway: TestGateway;
+const gateway = useGateway();
 let company: TestCompany;
 let other: TestCompany;
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => {
-  await gateway.close();
-});
 beforeEach(async () => {
   // Fresh companies per test: ids start at 1 and counts at 0.
   company = await createTestCompany('list');
@@ -27,19 +22,6 @@ beforeEach(async () => {
 
 type Row = Record<string, any>;
 
-const COMMON_COLUMNS = [
-  'id',
-  'legacy_id',
-  'type',
-  'uuid',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-  'user_updated_at',
-  'routes_show_path',
-  'routes_edit_path',
-  'external_record_id',
-];
 const OFFER_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token', 'buyer_ids', 'buyer_group_ids'];
 const CONVERSION_COLUMNS = [
   ...COMMON_COLUMNS,

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { numberProvider } from '../../shared/adapters/index.js';
 import { TestNumberRange } from '../../shared/adapters/local/test-number-range.js';
 import { db } from '../../shared/db/client.js';
 import { findNumber } from '../../shared/numbers/lookup.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
 import { expect422 } from '../fixtures/envelope.js';
 
 /**
@@ -14,16 +14,10 @@ import { expect422 } from '../fixtures/envelope.js';
  */
 process.env.LOCAL_NUMBER_RANGE = '+16465550100..+16465550199';
 
-let gateway: TestGateway;
+const gateway = useGateway();
 let company: TestCompany;
 let other: TestCompany;
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => {
-  await gateway.close();
-});
 beforeEach(async () => {
   company = await createTestCompany('numbers');
   other = await createTestCompany('numbers-other');

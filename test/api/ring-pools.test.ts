@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { findNumber, numbersOfOffer, numbersOfPool } from '../../shared/numbers/lookup.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { call, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
+import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
 import { expect422 } from '../fixtures/envelope.js';
 
 /**
@@ -11,16 +11,10 @@ import { expect422 } from '../fixtures/envelope.js';
  */
 process.env.LOCAL_NUMBER_RANGE = '+12125550100..+12125550199';
 
-let gateway: TestGateway;
+const gateway = useGateway();
 let company: TestCompany;
 let other: TestCompany;
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => {
-  await gateway.close();
-});
 beforeEach(async () => {
   company = await createTestCompany('pools');
   other = await createTestCompany('pools-other');

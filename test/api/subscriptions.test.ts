@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../shared/events/event-names.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { call, startTestGateway, type TestGateway } from '../fixtures/gateway.js';
+import { call, useGateway } from '../fixtures/gateway.js';
 
-let gateway: TestGateway;
+const gateway = useGateway();
 let company: TestCompany;
 let other: TestCompany;
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => {
-  await gateway.close();
-});
 beforeEach(async () => {
   // A fresh pair of companies per test: counts and ids start from nothing.
   company = await createTestCompany('subs');

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
 import { twilioSignature } from '../../shared/voice/twilio-signature.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { startTestGateway, type TestGateway } from '../fixtures/gateway.js';
+import { useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, eventsOfCall, newCallSid, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
 
 // Numbers are unique across the deployment: this file buys from a range no other file uses.
 process.env.LOCAL_NUMBER_RANGE = '+13055550100..+13055550199';
 
-let gateway: TestGateway;
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-afterAll(async () => gateway.close());
+const gateway = useGateway();
 
 const CALLER = '+14155552671';
 const XML = '<?xml version="1.0" encoding="UTF-8"?>';
