@@ -10,6 +10,7 @@ import { BUYER_ORDER_VALUES, buyers } from '../../shared/resources/buyers.js';
 import { allColumns } from '../../shared/resources/define.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
+import { COMMON_COLUMNS } from '../fixtures/reference.js';
 
 /**
  * Buyers through the local gateway (api-reference.md, Buyer and Buyers): the seven endpoints,
@@ -91,17 +92,7 @@ function quietZone(): string {
 
 /** The readable columns exactly as the reference lists them (common columns first). */
 const REFERENCE_COLUMNS = [
-  'id',
-  'legacy_id',
-  'type',
-  'uuid',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-  'user_updated_at',
-  'routes_show_path',
-  'routes_edit_path',
-  'external_record_id',
+  ...COMMON_COLUMNS,
   'name',
   'context_menu_name',
   'email',

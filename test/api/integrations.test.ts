@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
+import { COMMON_COLUMNS } from '../fixtures/reference.js';
 import { expect422 } from '../fixtures/envelope.js';
 
 /** Integrations and `PUT /api/v1/integrations/objects/:id` through the local gateway. */
@@ -32,17 +33,7 @@ const INTEGRATION_TYPES = [
 ];
 
 const COLUMNS = [
-  'id',
-  'legacy_id',
-  'type',
-  'uuid',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-  'user_updated_at',
-  'routes_show_path',
-  'routes_edit_path',
-  'external_record_id',
+  ...COMMON_COLUMNS,
   'integration_type',
   'name',
   'public_key',

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
+import { COMMON_COLUMNS } from '../fixtures/reference.js';
 import { expect422 } from '../fixtures/envelope.js';
 
 /** Traffic source payouts (offer conversions) through the local gateway. */
@@ -22,17 +23,7 @@ beforeEach(async () => {
 const PATH = '/api/v1/offer_conversions';
 
 const COLUMNS = [
-  'id',
-  'legacy_id',
-  'type',
-  'uuid',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-  'user_updated_at',
-  'routes_show_path',
-  'routes_edit_path',
-  'external_record_id',
+  ...COMMON_COLUMNS,
   'context_menu_name',
   'payout',
   'payout_type',

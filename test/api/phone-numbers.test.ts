@@ -5,6 +5,7 @@ import { db } from '../../shared/db/client.js';
 import { findNumber } from '../../shared/numbers/lookup.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
+import { COMMON_COLUMNS } from '../fixtures/reference.js';
 import { expect422 } from '../fixtures/envelope.js';
 
 /**
@@ -25,17 +26,7 @@ beforeEach(async () => {
 
 const PATH = '/api/v1/phone_numbers';
 const COLUMNS = [
-  'id',
-  'legacy_id',
-  'type',
-  'uuid',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-  'user_updated_at',
-  'routes_show_path',
-  'routes_edit_path',
-  'external_record_id',
+  ...COMMON_COLUMNS,
   'company_id',
   'number',
   'name',

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { findNumber, numbersOfOffer, numbersOfPool } from '../../shared/numbers/lookup.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
+import { COMMON_COLUMNS } from '../fixtures/reference.js';
 import { expect422 } from '../fixtures/envelope.js';
 
 /**
@@ -22,17 +23,7 @@ beforeEach(async () => {
 
 const PATH = '/api/v1/ring_pools';
 const COLUMNS = [
-  'id',
-  'legacy_id',
-  'type',
-  'uuid',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-  'user_updated_at',
-  'routes_show_path',
-  'routes_edit_path',
-  'external_record_id',
+  ...COMMON_COLUMNS,
   'company_id',
   'name',
   'description',
