@@ -1,9 +1,5 @@
 import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
 
-/** Current time; a function so callers can be given a fixed clock in tests. */
-export type Clock = () => Date;
-export const systemClock: Clock = () => new Date();
-
 /** ISO 8601 with a numeric offset (the reference's format), e.g. 2026-11-21T05:31:00.000+00:00. */
 export function isoWithOffset(value: string | Date, timeZone = 'UTC'): string {
   const dt = typeof value === 'string' ? DateTime.fromISO(value, { zone: 'utc' }) : DateTime.fromJSDate(value);

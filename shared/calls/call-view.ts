@@ -1,18 +1,9 @@
+import { COMMON_COLUMNS } from '../resources/define.js';
 import { isoWithOffset } from '../time.js';
 
 /** The columns of a call in the API (list `columns`, CSV, show, events), in order. */
 export const CALL_COLUMNS = [
-  'id',
-  'legacy_id',
-  'type',
-  'uuid',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-  'user_updated_at',
-  'routes_show_path',
-  'routes_edit_path',
-  'external_record_id',
+  ...COMMON_COLUMNS,
   'ended_at',
   'status',
   'in_progress',

@@ -89,11 +89,6 @@ export function addStats(into: Stats, stats: Partial<Stats>): Stats {
   return into;
 }
 
-/** The stats of a cell, with fields it lacks as 0. */
-export function statsOfItem(item: Partial<Stats>): Stats {
-  return addStats(emptyStats(), item);
-}
-
 /**
  * A category value as the API shows it: ids as numbers (null for calls without one, stored as
  * `none`), `converted` as a boolean, statuses as they are.

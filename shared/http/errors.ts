@@ -44,12 +44,6 @@ export class NotFoundError extends HttpError {
   }
 }
 
-export class MethodNotAllowedError extends HttpError {
-  constructor(message = 'Method not allowed') {
-    super(405, message);
-  }
-}
-
 export class ConflictError extends HttpError {
   constructor(field: string, message = 'has already been taken') {
     super(409, `${field} ${message}`, { [field]: [message] });

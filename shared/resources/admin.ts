@@ -1,9 +1,8 @@
 import * as v from 'valibot';
-import { blankable, idParam, presentString } from '../http/param-schemas.js';
+import { blankable, presentString } from '../http/param-schemas.js';
 import { ALL_OPERATIONS, defineResource } from './define.js';
-import { emailParam, listOf, timeParam } from './field-schemas.js';
+import { emailParam, listOf, optionalId, optionalText, timeParam } from './field-schemas.js';
 
-const text = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
 const time = v.optional(blankable(timeParam));
 
 /**
@@ -17,12 +16,21 @@ export const unblockContactJobs = defineResource({
   plural: 'unblock_contact_jobs',
   type: 'UnblockContactJob',
   operations: ['list', 'new', 'create', 'show', 'delete'],
-  createSchema: v.object({ description: text, blocked_at_from: time, blocked_at_to: time, request_ip: text, last_contact_id: text }),
-  updateSchema: v.object({ description: text, blocked_at_from: time, blocked_at_to: time, request_ip: text, last_contact_id: text }),
+  createSchema: v.object({ description: optionalText, blocked_at_from: time, blocked_at_to: time, request_ip: optionalText, last_contact_id: optionalText }),
+  updateSchema: v.object({ description: optionalText, blocked_at_from: time, blocked_at_to: time, request_ip: optionalText, last_contact_id: optionalText }),
   defaults: { unblock_count: 0 },
   columns: ['company_id', 'user_id', 'description', 'succeeded_at', 'blocked_at_from', 'blocked_at_to', 'request_ip', 'last_contact_id', 'unblock_count'],
   fulltextFields: ['description', 'request_ip'],
   generate: (context) => ({ user_id: context.userId ?? null }),
+});
+
+const manualFireFields = v.object({
+  outgoing_webhook_id: optionalId,
+  buyer_conversion_id: optionalId,
+  lead_id: optionalId,
+  call_id: optionalId,
+  created_at: time,
+  updated_at: time,
 });
 
 /**
@@ -36,22 +44,9 @@ export const webhookManualFires = defineResource({
   plural: 'webhook_manual_fires',
   type: 'WebhookManualFire',
   operations: ['list', 'new', 'create', 'show'],
-  createSchema: v.object({
-    outgoing_webhook_id: v.optional(blankable(idParam)),
-    buyer_conversion_id: v.optional(blankable(idParam)),
-    lead_id: v.optional(blankable(idParam)),
-    call_id: v.optional(blankable(idParam)),
-    created_at: time,
-    updated_at: time,
-  }),
-  updateSchema: v.object({
-    outgoing_webhook_id: v.optional(blankable(idParam)),
-    buyer_conversion_id: v.optional(blankable(idParam)),
-    lead_id: v.optional(blankable(idParam)),
-    call_id: v.optional(blankable(idParam)),
-    created_at: time,
-    updated_at: time,
-  }),
+  // The same fields prefill `new` (the update schema) and create a fire.
+  createSchema: manualFireFields,
+  updateSchema: manualFireFields,
   defaults: { webhook_log_ids: [] },
   columns: ['name', 'context_menu_name', 'company_id', 'outgoing_webhook_id', 'buyer_conversion_id', 'lead_id', 'call_id', 'webhook_log_ids'],
   derive: (record) => {

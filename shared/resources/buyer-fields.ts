@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import * as v from 'valibot';
 import { scheduleDaySchema } from '../buyers/schedule.js';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
-import { emailParam, idListParam, listOf, timeZoneParam, tokenFilterListParam, tokenListParam } from './field-schemas.js';
+import { emailParam, idListParam, listOf, optionalText, timeZoneParam, tokenFilterListParam, tokenListParam } from './field-schemas.js';
 
 /** Writable buyer fields (the reference's Buyer table), each with its rule. */
 
@@ -32,7 +32,6 @@ export const phoneOrSipParam = v.pipe(
 const nonNegative = v.pipe(decimalParam, v.minValue(0, 'must be greater than or equal to 0'));
 const optionalCap = v.optional(blankable(nonNegative));
 const optionalDecimal = v.optional(blankable(decimalParam));
-const text = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
 
 export const CAP_FIELDS = [
   'concurrency_cap_limit',
@@ -87,9 +86,9 @@ export const ROUTE_BY_TYPES = ['tier', 'revenue', 'epc'] as const;
 
 /** The fields a buyer may set on create and update (all optional). */
 export const buyerWritable = {
-  user_buyer_id: text,
+  user_buyer_id: optionalText,
   number: v.optional(phoneOrSipParam),
-  name: text,
+  name: optionalText,
   // Blank means the default ring time.
   timeout_seconds: v.optional(
     v.pipe(
@@ -128,7 +127,7 @@ export const buyerWritable = {
   current_conversion_revenue: v.optional(blankable(v.pipe(decimalParam, cents))),
   current_conversion_duration: v.optional(nonNegative),
   current_conversion_duplicate_timeframe: v.optional(nonNegative),
-  current_conversion_name: text,
+  current_conversion_name: optionalText,
   current_conversion_token_values: v.optional(tokenFilterListParam),
   current_conversion_attribution_token_values: v.optional(tokenListParam),
 };

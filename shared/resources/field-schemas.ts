@@ -66,6 +66,12 @@ const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
 /** An e-mail address, trimmed and lower-cased. */
 export const emailParam = v.pipe(v.string('is not a valid e-mail address'), v.trim(), v.toLowerCase(), v.regex(EMAIL, 'is not a valid e-mail address'));
 
+/** Optional text: trimmed, '' and null stored as null. */
+export const optionalText = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
+
+/** An optional record id, blank allowed. */
+export const optionalId = v.optional(blankable(idParam));
+
 /** A list given as an array or a comma-separated string. */
 export function listOf<TSchema extends v.GenericSchema>(item: TSchema, message: string) {
   return v.pipe(

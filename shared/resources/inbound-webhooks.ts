@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, decimalParam, idParam, integerParam, oneOf } from '../http/param-schemas.js';
 import { ALL_OPERATIONS, defineResource } from './define.js';
-import { idListParam } from './field-schemas.js';
+import { idListParam, optionalText } from './field-schemas.js';
 
 /**
  * Incoming webhooks: the ping/post endpoints partners call. `vanity_uri` names the endpoint in
@@ -11,20 +11,19 @@ import { idListParam } from './field-schemas.js';
 export const WEBHOOK_TYPES = ['check_for_available_instant_agent', 'check_for_available_buyer', 'fire_webhooks'] as const;
 
 const vanityUri = v.pipe(v.string('is not a string'), v.trim(), v.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'may contain only letters, digits, _, . and - (up to 100)'));
-const text = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
 const flag = v.optional(booleanParam);
 const count = v.optional(blankable(v.pipe(integerParam, v.minValue(0, 'must be greater than or equal to 0'))));
 
 /** Fields of the reference plus the settings the ping honours, writable so they can be set. */
 const writable = {
   offer_id: v.optional(blankable(idParam)),
-  name: text,
-  description: text,
+  name: optionalText,
+  description: optionalText,
   webhook_type: v.optional(oneOf(WEBHOOK_TYPES)),
   call_router_ids: v.optional(idListParam),
   buyer_ids: v.optional(idListParam),
   buyer_group_ids: v.optional(idListParam),
-  response_body: text,
+  response_body: optionalText,
   ring_pool_id: v.optional(blankable(idParam)),
   require_caller_id_on_ping: flag,
   require_traffic_source_id: flag,

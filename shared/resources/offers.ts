@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { blankable, presentString } from '../http/param-schemas.js';
+import { presentString } from '../http/param-schemas.js';
 import { ALL_OPERATIONS, defineResource } from './define.js';
-import { idListParam, timeZoneParam } from './field-schemas.js';
+import { idListParam, optionalText, timeZoneParam } from './field-schemas.js';
 
 /**
  * Offers: what a company sells calls and leads for. The reference gives no fields; these are the
@@ -12,7 +12,6 @@ import { idListParam, timeZoneParam } from './field-schemas.js';
  */
 const token = () => randomBytes(16).toString('hex');
 
-const text = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
 
 export const offers = defineResource({
   name: 'offers',
@@ -22,10 +21,10 @@ export const offers = defineResource({
   type: 'Offer',
   operations: ALL_OPERATIONS,
   // buyer_ids and buyer_group_ids: the buyers that may take the offer's calls.
-  createSchema: v.object({ name: presentString, description: text, time_zone: v.optional(timeZoneParam), buyer_ids: v.optional(idListParam), buyer_group_ids: v.optional(idListParam) }),
+  createSchema: v.object({ name: presentString, description: optionalText, time_zone: v.optional(timeZoneParam), buyer_ids: v.optional(idListParam), buyer_group_ids: v.optional(idListParam) }),
   updateSchema: v.object({
     name: v.optional(presentString),
-    description: text,
+    description: optionalText,
     time_zone: v.optional(timeZoneParam),
     buyer_ids: v.optional(idListParam),
     buyer_group_ids: v.optional(idListParam),
@@ -51,8 +50,8 @@ export const trafficSources = defineResource({
   plural: 'traffic_sources',
   type: 'TrafficSource',
   operations: ALL_OPERATIONS,
-  createSchema: v.object({ name: presentString, description: text, time_zone: v.optional(timeZoneParam) }),
-  updateSchema: v.object({ name: v.optional(presentString), description: text, time_zone: v.optional(timeZoneParam) }),
+  createSchema: v.object({ name: presentString, description: optionalText, time_zone: v.optional(timeZoneParam) }),
+  updateSchema: v.object({ name: v.optional(presentString), description: optionalText, time_zone: v.optional(timeZoneParam) }),
   defaults: { name: null, description: null, time_zone: 'UTC' },
   columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone'],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },

@@ -2,6 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import * as v from 'valibot';
 import { blankable, idParam } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
+import { optionalText, optionalId } from './field-schemas.js';
 
 /**
  * Tracking numbers. Buying one (create) goes through the number provider port, deleting one
@@ -36,8 +37,6 @@ export const areaCodeParam = textMatching(/^[2-9]\d\d$/, 'is not an area code (3
 /** Digits a number must contain, `*` for any one digit (the carriers' `Contains`). */
 export const containsParam = textMatching(/^[0-9*]{2,10}$/, 'is not a pattern of 2 to 10 digits (* for any digit)');
 
-const text = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
-const optionalId = v.optional(blankable(idParam));
 
 export const phoneNumbers = defineResource({
   name: 'phone_numbers',
@@ -54,13 +53,13 @@ export const phoneNumbers = defineResource({
     offer_id: idParam,
     traffic_source_id: optionalId,
     ring_pool_id: optionalId,
-    name: text,
+    name: optionalText,
   }),
   updateSchema: v.object({
     offer_id: v.optional(idParam),
     traffic_source_id: optionalId,
     ring_pool_id: optionalId,
-    name: text,
+    name: optionalText,
     number: v.optional(v.never('cannot be changed: buy another number and delete this one')),
   }),
   instructions: ['area_code'],

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { blankable, idParam, presentString } from '../http/param-schemas.js';
+import { idParam, presentString } from '../http/param-schemas.js';
 import { ALL_OPERATIONS, defineResource } from './define.js';
+import { optionalText, optionalId } from './field-schemas.js';
 
 /**
  * Number pools (`ring_pools`): a named set of a company's tracking numbers for one offer, from
@@ -8,8 +9,6 @@ import { ALL_OPERATIONS, defineResource } from './define.js';
  * the pool shows its numbers (`phone_number_ids`, `numbers_count`) from one Query of the
  * company's numbers. Deleting a pool takes its numbers out of it.
  */
-const text = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim())));
-const optionalId = v.optional(blankable(idParam));
 
 export const ringPools = defineResource({
   name: 'ring_pools',
@@ -18,8 +17,8 @@ export const ringPools = defineResource({
   plural: 'ring_pools',
   type: 'RingPool',
   operations: ALL_OPERATIONS,
-  createSchema: v.object({ name: presentString, offer_id: idParam, traffic_source_id: optionalId, description: text }),
-  updateSchema: v.object({ name: v.optional(presentString), offer_id: v.optional(idParam), traffic_source_id: optionalId, description: text }),
+  createSchema: v.object({ name: presentString, offer_id: idParam, traffic_source_id: optionalId, description: optionalText }),
+  updateSchema: v.object({ name: v.optional(presentString), offer_id: v.optional(idParam), traffic_source_id: optionalId, description: optionalText }),
   defaults: { name: null, description: null, offer_id: null, traffic_source_id: null },
   columns: ['company_id', 'name', 'description', 'offer_id', 'traffic_source_id', 'phone_number_ids', 'numbers_count'],
   order: { values: ['id', 'name', 'numbers_count', 'created_at', 'updated_at'], default: 'id' },
