@@ -2,7 +2,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
-import { COMMON_COLUMNS } from '../fixtures/reference.js';
+import { COMMON_COLUMNS, OFFER_CONVERSION_COLUMNS } from '../fixtures/reference.js';
 
 /**
  * The list parameters every engine-served list shares (api-reference.md, "Parameters shared by
@@ -23,24 +23,7 @@ beforeEach(async () => {
 type Row = Record<string, any>;
 
 const OFFER_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token', 'buyer_ids', 'buyer_group_ids'];
-const CONVERSION_COLUMNS = [
-  ...COMMON_COLUMNS,
-  'context_menu_name',
-  'payout',
-  'payout_type',
-  'revenue_percentage',
-  'duration',
-  'duplicate_timeframe',
-  'name',
-  'token_values',
-  'sortable_order',
-  'offer_id',
-  'business_range_id',
-  'conversion_type',
-  'record_token_filter_id',
-  'record_token_filter_data_count',
-  'record_token_filter_data',
-];
+const CONVERSION_COLUMNS = OFFER_CONVERSION_COLUMNS;
 
 async function get(owner: TestCompany, path: string): Promise<ApiReply> {
   return call(gateway, { path, authorization: owner.authorization });

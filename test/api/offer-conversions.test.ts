@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
-import { COMMON_COLUMNS } from '../fixtures/reference.js';
+import { OFFER_CONVERSION_COLUMNS } from '../fixtures/reference.js';
 import { expect422 } from '../fixtures/envelope.js';
 
 /** Traffic source payouts (offer conversions) through the local gateway. */
@@ -22,24 +22,7 @@ beforeEach(async () => {
 
 const PATH = '/api/v1/offer_conversions';
 
-const COLUMNS = [
-  ...COMMON_COLUMNS,
-  'context_menu_name',
-  'payout',
-  'payout_type',
-  'revenue_percentage',
-  'duration',
-  'duplicate_timeframe',
-  'name',
-  'token_values',
-  'sortable_order',
-  'offer_id',
-  'business_range_id',
-  'conversion_type',
-  'record_token_filter_id',
-  'record_token_filter_data_count',
-  'record_token_filter_data',
-];
+const COLUMNS = OFFER_CONVERSION_COLUMNS;
 
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
 
