@@ -481,11 +481,12 @@ export async function finishCall(companyId: number, callId: number, ending: { to
     paidRule = undefined;
     if (call.offer_id !== null && !call.offer_converted) {
       const rules = (await queryAllRecords(companyId, 'offer_conversions')).filter((rule) => rule.offer_id === call.offer_id) as OfferConversionRule[];
+      // One GetItem per rule of the offer (usually one or two), all at once.
+      const paidAt = await Promise.all(rules.map((rule) => lastPaid(companyId, `oc${rule.id}`, call.caller_number)));
       const lastPaidAt = new Map<number, Date>();
-      for (const rule of rules) {
-        const paid = await lastPaid(companyId, `oc${rule.id}`, call.caller_number);
-        if (paid) lastPaidAt.set(rule.id, paid);
-      }
+      rules.forEach((rule, index) => {
+        if (paidAt[index]) lastPaidAt.set(rule.id, paidAt[index]);
+      });
       const payout = decideOfferConversion({ rules, tokens: (call.data ?? {}) as TokenValues, answeredDuration: Number(call.answered_duration ?? 0), buyerRevenue: Number(call.revenue ?? 0), lastPaidAt, at });
       if (payout.converted) {
         call.offer_converted = true;
