@@ -1,26 +1,20 @@
-import { buyerAnswered, dialResult, finishCall, startCall, type DialOutcome } from '../../shared/calls/call-flow.js';
-import { findCallByCarrierId } from '../../shared/calls/call-store.js';
+import { buyerAnswered, dialResult, finishCall, startCall, UnknownCallError, type DialOutcome } from '../../shared/calls/call-flow.js';
+import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
 import type { ApiResponse, Operation, OperationRequest } from '../../shared/http/request.js';
-import { twimlFor, whisperTwiml } from '../../shared/voice/twiml.js';
+import { callbackIds, carrierCallId, secondsField, textField, type CallbackIds } from '../../shared/voice/callback-fields.js';
+import { EMPTY_TWIML, HANGUP_TWIML, twimlFor, whisperTwiml } from '../../shared/voice/twiml.js';
 
 /**
  * The Twilio-compatible voice webhooks (Twilio, SignalWire, Telnyx TeXML): each turns the
  * carrier's form fields into a step of the call state machine and its answer into TwiML.
+ *
+ * A callback that names no live call of the company (unknown or garbage ids, another company's
+ * call, an ended call, an unusable CallSid) is answered 200 with neutral TwiML: `<Hangup/>` where
+ * the answer steers a leg, the empty `<Response/>` for status callbacks whose answer the carrier
+ * ignores. Never a 500: the carrier would retry and play its error message to a caller.
  */
 function xml(body: string): { kind: 'raw'; response: ApiResponse } {
   return { kind: 'raw', response: { statusCode: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body } };
-}
-
-const EMPTY = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
-
-function field(request: OperationRequest, name: string): string {
-  const value = request.params[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function int(request: OperationRequest, name: string): number {
-  const value = Number(field(request, name));
-  return Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0;
 }
 
 /** Where the voice routes live, as the carrier reached this one. */
@@ -28,16 +22,35 @@ function voiceBase(request: OperationRequest): string {
   return request.url.replace(/\/[a-z_]+(\?.*)?$/, '');
 }
 
+/** Runs a step of the state machine; a call that does not exist gets `neutral` instead. */
+async function orNeutral(step: () => Promise<string>, neutral: string): Promise<string> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof UnknownCallError) return neutral;
+    throw error;
+  }
+}
+
+/** Is the call the callback URL names in progress (for the callbacks that only read it)? */
+async function isLive(ids: CallbackIds | undefined): Promise<boolean> {
+  if (!ids) return false;
+  const call = await getCall(ids.companyId, ids.callId);
+  return call?.in_progress === true;
+}
+
 /** `incoming`: a call reached a tracking number. */
 export const incoming: Operation = async (request) => {
+  const callSid = carrierCallId(request.params.CallSid);
+  if (!callSid) return xml(HANGUP_TWIML);
   const instruction = await startCall({
     carrier: 'twilio',
-    carrierCallId: field(request, 'CallSid'),
-    from: field(request, 'From'),
-    to: field(request, 'To'),
-    callerCity: field(request, 'FromCity') || undefined,
-    callerState: field(request, 'FromState') || undefined,
-    callerCountry: field(request, 'FromCountry') || undefined,
+    carrierCallId: callSid,
+    from: textField(request.params, 'From'),
+    to: textField(request.params, 'To'),
+    callerCity: textField(request.params, 'FromCity') || undefined,
+    callerState: textField(request.params, 'FromState') || undefined,
+    callerCountry: textField(request.params, 'FromCountry') || undefined,
     at: request.now,
   });
   return xml(twimlFor(instruction, { base: voiceBase(request) }));
@@ -47,38 +60,50 @@ const DIAL_OUTCOMES = new Set(['completed', 'answered', 'no-answer', 'busy', 'fa
 
 /** `dial_action`: a dial ended; go on to the next buyer or end. */
 export const dialAction: Operation = async (request) => {
-  const status = field(request, 'DialCallStatus');
+  const ids = callbackIds(request.params);
+  if (!ids) return xml(HANGUP_TWIML);
+  const status = textField(request.params, 'DialCallStatus');
   const outcome = (DIAL_OUTCOMES.has(status) ? status : 'failed') as DialOutcome;
-  const instruction = await dialResult(int(request, 'company'), int(request, 'call'), int(request, 'attempt'), outcome, int(request, 'DialCallDuration'), request.now);
-  return xml(twimlFor(instruction, { base: voiceBase(request) }));
+  const duration = secondsField(request.params, 'DialCallDuration');
+  return xml(
+    await orNeutral(
+      async () => twimlFor(await dialResult(ids.companyId, ids.callId, ids.attempt, outcome, duration, request.now), { base: voiceBase(request) }),
+      HANGUP_TWIML,
+    ),
+  );
 };
 
-/** `dial_status`: the buyer's leg was answered. */
+/** `dial_status`: the buyer's leg was answered (the carrier ignores the answer). */
 export const dialStatus: Operation = async (request) => {
-  if (field(request, 'CallStatus') === 'in-progress' || field(request, 'CallStatus') === 'answered') {
-    await buyerAnswered(int(request, 'company'), int(request, 'call'), int(request, 'attempt'), request.now);
+  const ids = callbackIds(request.params);
+  const status = textField(request.params, 'CallStatus');
+  if (ids && (status === 'in-progress' || status === 'answered')) {
+    return xml(await orNeutral(async () => (await buyerAnswered(ids.companyId, ids.callId, ids.attempt, request.now), EMPTY_TWIML), EMPTY_TWIML));
   }
-  return xml(EMPTY);
+  return xml(EMPTY_TWIML);
 };
 
 const FINAL = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
 
-/** `status`: the caller's call changed status; a final one ends the call. */
+/** `status`: the caller's call changed status; a final one ends the call (once). */
 export const callStatus: Operation = async (request) => {
-  if (FINAL.has(field(request, 'CallStatus'))) {
-    const found = await findCallByCarrierId('twilio', field(request, 'CallSid'));
-    if (found) await finishCall(found.companyId, found.call.id, { totalDuration: int(request, 'CallDuration'), at: request.now });
+  const callSid = carrierCallId(request.params.CallSid);
+  if (callSid && FINAL.has(textField(request.params, 'CallStatus'))) {
+    const found = await findCallByCarrierId('twilio', callSid);
+    if (found) await finishCall(found.companyId, found.call.id, { totalDuration: secondsField(request.params, 'CallDuration'), at: request.now });
   }
-  return xml(EMPTY);
+  return xml(EMPTY_TWIML);
 };
 
-/** `whisper`: asks a buyer that must press 1 to accept. */
+/** `whisper`: asks a buyer that must press 1 to accept; hangs up on them when the call is gone. */
 export const whisper: Operation = async (request) => {
+  if (!(await isLive(callbackIds(request.params)))) return xml(HANGUP_TWIML);
   const url = request.url.replace('/whisper?', '/whisper_result?');
   return xml(whisperTwiml(url));
 };
 
-/** `whisper_result`: 1 connects the caller; anything else declines the call for this buyer. */
-export const whisperResult: Operation = async (request) =>
-  xml(field(request, 'Digits') === '1' ? EMPTY : '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
-
+/** `whisper_result`: 1 connects the caller to a live call; anything else declines it for this buyer. */
+export const whisperResult: Operation = async (request) => {
+  if (textField(request.params, 'Digits') !== '1') return xml(HANGUP_TWIML);
+  return xml((await isLive(callbackIds(request.params))) ? EMPTY_TWIML : HANGUP_TWIML);
+};

@@ -165,6 +165,14 @@ async function applyBuyerConversion(companyId: number, call: Call, buyer: Record
   await markPaid(companyId, `b${String(buyer.id)}`, call.caller_number, at);
 }
 
+/** A transition named a call that does not exist (for that company): callers answer neutrally. */
+export class UnknownCallError extends Error {
+  constructor(readonly companyId: number, readonly callId: number) {
+    super(`No call ${callId} in company ${companyId}`);
+    this.name = 'UnknownCallError';
+  }
+}
+
 /** Reads a call, lets `change` decide its next state, saves it if nobody else did meanwhile. */
 async function transition<T>(
   companyId: number,
@@ -173,7 +181,7 @@ async function transition<T>(
 ): Promise<{ result: T; call: Call; saved: boolean }> {
   for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; attempt++) {
     const stored = await getCall(companyId, callId);
-    if (!stored) throw new Error(`No call ${callId}`);
+    if (!stored) throw new UnknownCallError(companyId, callId);
     const call = structuredClone(stored) as Call;
     const decided = await change(call);
     if (!decided.save) return { result: decided.result, call, saved: false };
@@ -307,7 +315,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
 export async function buyerAnswered(companyId: number, callId: number, attemptNumber: number, at: Date): Promise<void> {
   const { call, saved, result: buyerId } = await transition(companyId, callId, async (call) => {
     const attempt = (call.attempts as Attempt[])[attemptNumber - 1];
-    if (!attempt || attempt.status !== 'ringing') return { result: undefined, save: false };
+    // A late or replayed callback about an ended call changes nothing.
+    if (!call.in_progress || !attempt || attempt.status !== 'ringing') return { result: undefined, save: false };
     attempt.status = 'answered';
     attempt.answered_at = at.toISOString();
     call.status = 'in_progress';
@@ -334,7 +343,7 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
   const { call, saved, result } = await transition(companyId, callId, async (call) => {
     const attempts = call.attempts as Attempt[];
     const attempt = attempts[attemptNumber - 1];
-    if (!attempt || attempt.status === 'completed' || attempt.status === 'no-answer' || attempt.status === 'busy' || attempt.status === 'failed' || attempt.status === 'canceled') {
+    if (!call.in_progress || !attempt || attempt.status === 'completed' || attempt.status === 'no-answer' || attempt.status === 'busy' || attempt.status === 'failed' || attempt.status === 'canceled') {
       return { result: { answeredBefore: true, buyerId: undefined as number | undefined, converted: false }, save: false };
     }
     const answeredBefore = attempt.status === 'answered';

@@ -9,6 +9,14 @@ export function escapeXml(text: string): string {
   return text.replace(/[<>&'"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char]!);
 }
 
+const HEAD = '<?xml version="1.0" encoding="UTF-8"?>';
+
+/** The neutral answer to a callback about no live call: end whatever leg asked. */
+export const HANGUP_TWIML = `${HEAD}<Response><Hangup/></Response>`;
+
+/** The answer to callbacks whose response the carrier ignores (status callbacks). */
+export const EMPTY_TWIML = `${HEAD}<Response/>`;
+
 export interface VoiceUrls {
   /** Absolute base of the voice routes, e.g. https://api.example.com/api/v1/voice/twilio */
   base: string;
@@ -19,12 +27,12 @@ function query(params: Record<string, string | number>): string {
 }
 
 export function twimlFor(instruction: CallInstruction, urls: VoiceUrls): string {
-  const head = '<?xml version="1.0" encoding="UTF-8"?>';
+  const head = HEAD;
   switch (instruction.kind) {
     case 'reject':
       return `${head}<Response><Reject reason="rejected"/></Response>`;
     case 'hangup':
-      return `${head}<Response><Hangup/></Response>`;
+      return HANGUP_TWIML;
     case 'dial': {
       const { target } = instruction;
       const ids = { company: instruction.companyId, call: instruction.callId, attempt: instruction.attempt };
