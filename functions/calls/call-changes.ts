@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { dataProblems } from '../../shared/calls/call-limits.js';
 import { cents } from '../../shared/calls/conversions.js';
 import { ValidationError } from '../../shared/http/errors.js';
 import { blankable, booleanParam, decimalParam, jsonObject } from '../../shared/http/param-schemas.js';
@@ -24,11 +25,17 @@ const contactText = blankable(
 /** Money in whole cents, not negative. */
 export const moneyParam = v.pipe(decimalParam, v.minValue(0, 'must be greater than or equal to 0'), v.transform(cents));
 
-/** A hash of plain values (string, number, boolean, null), as call data and routing tokens are. */
+/**
+ * A hash of plain values (string, number, boolean, null), as call data and routing tokens are,
+ * within the call data limits (shared/calls/call-limits.ts); `adjustCall` checks the merged hash
+ * against the same limits.
+ */
 export const dataParam = jsonObject(
   v.pipe(
     v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), v.null()], 'is not a plain value (string, number, boolean or null)')),
-    v.check((data) => Object.keys(data).length <= 100, 'has more than 100 keys'),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (dataset.typed) for (const message of dataProblems(dataset.value)) addIssue({ message });
+    }),
   ),
   'is not a hash',
 );

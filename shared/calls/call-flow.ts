@@ -17,6 +17,8 @@ import { serviceRandom } from '../routing/random.js';
 import { findReservation } from '../routing/reservations.js';
 import { selectedBuyerIds } from '../routing/router.js';
 import type { TokenValues } from '../routing/token-filters.js';
+import { ValidationError } from '../http/errors.js';
+import { boundData, boundTimeline, dataProblems, type TimelineEntry } from './call-limits.js';
 import { callView } from './call-view.js';
 import { createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
@@ -76,8 +78,9 @@ type Call = CallRecord & Record<string, any>;
 const ENDED = new Set(['completed', 'no_answer', 'blocked', 'no_buyer', 'canceled', 'busy', 'failed']);
 const MAX_SAVE_ATTEMPTS = 8;
 
+/** Appends to the call's timeline; never fails, trims to the limits instead (call-limits.ts). */
 function timeline(call: Call, at: Date, type: string, detail: Record<string, unknown> = {}): void {
-  call.timeline = [...(Array.isArray(call.timeline) ? call.timeline : []), { at: at.toISOString(), type, ...detail }];
+  call.timeline = boundTimeline([...(Array.isArray(call.timeline) ? (call.timeline as TimelineEntry[]) : []), { ...detail, at: at.toISOString(), type }]);
 }
 
 async function emit(companyId: number, name: EventName, call: Call, at: Date): Promise<void> {
@@ -260,7 +263,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
     profit: 0,
     has_recording: false,
     recording_url: null,
-    data: tokens,
+    // A ping's tokens come in unchecked by a client-facing limit: trimmed, not refused.
+    data: boundData(tokens),
     timeline: [],
     version: 0,
   };
@@ -520,9 +524,16 @@ export async function finishCall(companyId: number, callId: number, ending: { to
   await emit(companyId, 'call_ended', call, at);
 }
 
-/** Merges `data` into the call's data hash (keys given win; the others stay). */
+/**
+ * Merges `data` from an API request into the call's data hash (keys given win; the others stay).
+ * A merge past the data limits is a 422 naming `data`, thrown before anything is saved.
+ */
 function mergeData(call: Call, data: unknown): void {
-  if (data && typeof data === 'object' && !Array.isArray(data)) call.data = { ...(call.data && typeof call.data === 'object' ? call.data : {}), ...data };
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return;
+  const merged = { ...(call.data && typeof call.data === 'object' ? call.data : {}), ...data } as Record<string, unknown>;
+  const problems = dataProblems(merged);
+  if (problems.length) throw new ValidationError({ data: problems.map((problem) => `${problem} with the call's existing data`) });
+  call.data = merged;
 }
 
 /**
