@@ -23,6 +23,7 @@ import { callView } from './call-view.js';
 import { createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
 import { rollupChanges, type CallFigures } from './rollups.js';
+import { MAX_TALK_SECONDS, staleCallDuration, type LiveCallFacts } from './stale-calls.js';
 
 /**
  * The carrier-neutral call state machine:
@@ -461,11 +462,22 @@ export function rollupWrites(companyId: number, before: CallFigures | undefined,
   });
 }
 
+export interface CallEnding {
+  /** The caller's whole call in seconds, as the carrier reports it. */
+  totalDuration: number;
+  at: Date;
+  /** At most this much talk time is booked (a call ended without the carrier's word on it). */
+  maxTalkSeconds?: number;
+  /** Why the call ended when it was not the carrier's final callback, for the timeline. */
+  reason?: string;
+}
+
 /**
- * The call is over (the carrier's final status): release whatever it still holds, decide the
- * traffic source payout, and count it in the rollups in the same write that ends it.
+ * The call is over (the carrier's final status, or the stale-call sweeper when that was lost):
+ * release whatever it still holds, decide the traffic source payout, and count it in the rollups
+ * in the same write that ends it. Once only: true when this call ended it.
  */
-export async function finishCall(companyId: number, callId: number, ending: { totalDuration: number; at: Date }): Promise<void> {
+export async function finishCall(companyId: number, callId: number, ending: CallEnding): Promise<boolean> {
   const at = ending.at;
   let held: number | undefined;
   let paidRule: number | undefined;
@@ -477,7 +489,7 @@ export async function finishCall(companyId: number, callId: number, ending: { to
       attempt.released = true;
       if (attempt.status === 'answered' && attempt.answered_at) {
         attempt.status = 'completed';
-        attempt.answered_duration = Math.max(0, Math.round((at.getTime() - Date.parse(attempt.answered_at)) / 1000));
+        attempt.answered_duration = Math.min(ending.maxTalkSeconds ?? Infinity, Math.max(0, Math.round((at.getTime() - Date.parse(attempt.answered_at)) / 1000)));
         call.answered_duration = attempt.answered_duration;
         call.status = 'completed';
       } else if (attempt.status === 'ringing') {
@@ -512,16 +524,30 @@ export async function finishCall(companyId: number, callId: number, ending: { to
     }
     call.profit = cents(Number(call.revenue ?? 0) - Number(call.payout ?? 0));
     call.rolled_up = true;
-    timeline(call, at, 'ended', { status: call.status, total_duration: call.total_duration });
+    timeline(call, at, 'ended', { status: call.status, total_duration: call.total_duration, ...(ending.reason ? { reason: ending.reason } : {}) });
     return { result: undefined, save: true, alongside: rollupWrites(companyId, undefined, figures(call)) };
   });
-  if (!saved) return;
+  if (!saved) return false;
   if (held !== undefined) {
     const buyer = await getRecord(companyId, 'buyers', held);
     if (buyer) await releaseConcurrency(companyId, held, buyerTimeZone(buyer), at);
   }
   if (paidRule !== undefined) await markPaid(companyId, `oc${paidRule}`, call.caller_number, at);
   await emit(companyId, 'call_ended', call, at);
+  return true;
+}
+
+/**
+ * Ends a call whose final carrier callback never came (shared/calls/stale-calls.ts decides which)
+ * exactly as that callback would have, with durations bounded by the longest possible call.
+ */
+export function endStaleCall(companyId: number, call: LiveCallFacts, now: Date): Promise<boolean> {
+  return finishCall(companyId, call.id, {
+    totalDuration: staleCallDuration(call, now),
+    at: now,
+    maxTalkSeconds: MAX_TALK_SECONDS,
+    reason: 'no final callback from the carrier (stale-call sweeper)',
+  });
 }
 
 /**

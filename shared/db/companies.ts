@@ -41,6 +41,17 @@ async function nextGlobalId(name: string): Promise<number> {
   return Number(result.Attributes?.value);
 }
 
+/**
+ * Every company id: companies are numbered 1..n by the global `company` sequence and never
+ * deleted, so one GetItem lists them without a Scan (jobs that visit each company, like the
+ * stale-call sweeper; a self-hosted deployment has few companies).
+ */
+export async function allCompanyIds(): Promise<number[]> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.globalSequence('company'), ConsistentRead: true }));
+  const last = Number(result.Item?.value ?? 0);
+  return Array.from({ length: Number.isSafeInteger(last) && last > 0 ? last : 0 }, (_, index) => index + 1);
+}
+
 export interface Company {
   id: number;
   name: string;

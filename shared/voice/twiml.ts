@@ -1,4 +1,5 @@
 import type { CallInstruction } from '../calls/call-flow.js';
+import { MAX_TALK_SECONDS } from '../calls/stale-calls.js';
 
 /**
  * Call instructions as TwiML (Twilio; SignalWire and Telnyx TeXML accept the same). Pure. The
@@ -42,6 +43,8 @@ export function twimlFor(instruction: CallInstruction, urls: VoiceUrls): string 
         `action="${escapeXml(action)}"`,
         'method="POST"',
         `timeout="${Math.round(target.timeoutSeconds)}"`,
+        // The carrier ends the buyer leg by then, which bounds how long a call can be in progress.
+        `timeLimit="${MAX_TALK_SECONDS}"`,
         'answerOnBridge="true"',
         ...(target.callerId ? [`callerId="${escapeXml(target.callerId)}"`] : []),
       ].join(' ');

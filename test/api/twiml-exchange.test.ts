@@ -47,7 +47,7 @@ describe('the TwiML exchange of a two-buyer fall-through', () => {
     const callId = found!.call.id;
     const url = (step: string, attempt: number) => callbackUrl(step, company.id, callId, attempt);
     expect(incoming.text).toBe(
-      `${XML}<Response><Dial action="${url('dial_action', 1)}" method="POST" timeout="20" answerOnBridge="true" callerId="${CALLER}">` +
+      `${XML}<Response><Dial action="${url('dial_action', 1)}" method="POST" timeout="20" timeLimit="14400" answerOnBridge="true" callerId="${CALLER}">` +
         `<Number statusCallback="${url('dial_status', 1)}" statusCallbackEvent="answered" statusCallbackMethod="POST" sendDigits="1w2" url="${url('whisper', 1)}">+12125551000</Number>` +
         '</Dial></Response>',
     );
@@ -68,7 +68,7 @@ describe('the TwiML exchange of a two-buyer fall-through', () => {
     const fallThrough = await carrierPost(gateway, first.action, noAnswer);
     const afterFallThrough = (await getCall(company.id, callId)) as Record<string, any>;
     expect(fallThrough.text).toBe(
-      `${XML}<Response><Dial action="${url('dial_action', 2)}" method="POST" timeout="30" answerOnBridge="true" callerId="${number}">` +
+      `${XML}<Response><Dial action="${url('dial_action', 2)}" method="POST" timeout="30" timeLimit="14400" answerOnBridge="true" callerId="${number}">` +
         `<Sip statusCallback="${url('dial_status', 2)}" statusCallbackEvent="answered" statusCallbackMethod="POST">` +
         `sip:buyer@sip.example.com?X-svc_secure_token=${afterFallThrough.secure_token}&amp;X-svc_uuid=${afterFallThrough.uuid}</Sip>` +
         '</Dial></Response>',
