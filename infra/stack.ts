@@ -2,13 +2,15 @@ import { CfnOutput, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ServiceApi } from './constructs/api.js';
 import { EventsQueue } from './constructs/events-queue.js';
+import { StaleCallSweeper } from './constructs/stale-call-sweeper.js';
 import { ServiceTable } from './constructs/table.js';
 
-/** The whole service: one table, one HTTP API, one function per route group. */
+/** The whole service: one table, one HTTP API, one function per route group, scheduled jobs. */
 export class CallTrackingStack extends Stack {
   readonly table: ServiceTable;
   readonly api: ServiceApi;
   readonly events: EventsQueue;
+  readonly staleCallSweeper: StaleCallSweeper;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -31,6 +33,7 @@ export class CallTrackingStack extends Stack {
     };
     this.events = new EventsQueue(this, 'Events');
     this.api = new ServiceApi(this, 'Api', { table: this.table, emailFrom, twilio, eventsQueue: this.events.queue });
+    this.staleCallSweeper = new StaleCallSweeper(this, 'StaleCallSweeper', { table: this.table, eventsQueue: this.events.queue });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'EventsQueueUrl', { value: this.events.queue.queueUrl, description: 'Domain events on their way to subscribers' });

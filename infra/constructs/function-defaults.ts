@@ -16,6 +16,8 @@ export interface ServiceFunctionProps {
   description?: string;
   /** Set as TABLE_NAME; omit for functions that never touch the table. */
   tableName?: string;
+  /** Longer than the 10 s default only for scheduled jobs that walk many items. */
+  timeout?: Duration;
 }
 
 /** Creates a NodejsFunction with the service-wide defaults, so every function is built the same way. */
@@ -30,7 +32,7 @@ export function createServiceFunction(scope: Construct, id: string, props: Servi
     runtime: lambda.Runtime.NODEJS_22_X,
     architecture: lambda.Architecture.ARM_64,
     memorySize: 512,
-    timeout: Duration.seconds(10),
+    timeout: props.timeout ?? Duration.seconds(10),
     logGroup,
     projectRoot: repoRoot,
     depsLockFilePath: path.join(repoRoot, 'package-lock.json'),

@@ -37,6 +37,8 @@ const { createDocumentClient } = await import('../db/client.js');
 const { ensureTable } = await import('./table-setup.js');
 const { localVoiceToken, seedDefaultCompany } = await import('./seed.js');
 const { createGateway, listen } = await import('./gateway.js');
+const { sweepStaleCalls } = await import('../calls/stale-call-sweeper.js');
+const { SWEEP_INTERVAL_MINUTES } = await import('../calls/stale-calls.js');
 
 const tableClient = createDocumentClient(dynamo.endpoint, 'local');
 await ensureTable(tableClient, process.env.TABLE_NAME);
@@ -62,10 +64,22 @@ if (seeded.generated) {
 }
 console.log(`Try: curl -u "${seeded.keyPair.publicKey}:<private key>" ${base}/api/v1/subscriptions`);
 
+// The stale-call sweeper, as the EventBridge rule runs it in AWS: ends calls whose final carrier
+// callback never came (a simulator run cut short leaves one), freeing their buyers.
+const sweeps = setInterval(() => {
+  sweepStaleCalls(new Date())
+    .then((result) => {
+      if (result.ended.length) console.log(`${new Date().toISOString()} stale-call sweeper ended ${result.ended.length} call(s)`);
+    })
+    .catch((error: unknown) => console.error('stale-call sweeper failed:', error));
+}, SWEEP_INTERVAL_MINUTES * 60_000);
+sweeps.unref();
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
+  clearInterval(sweeps);
   console.log(`${signal}: stopping`);
   server.closeAllConnections();
   await new Promise<void>((done) => server.close(() => done()));

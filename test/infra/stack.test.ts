@@ -3,6 +3,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { CallTrackingStack } from '../../infra/stack.js';
+import { SWEEPER_TABLE_ACTIONS } from '../../infra/constructs/stale-call-sweeper.js';
+import { SWEEP_INTERVAL_MINUTES } from '../../shared/calls/stale-calls.js';
 import { tableDesign } from '../../shared/db/table-design.js';
 import { type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
 
@@ -140,8 +142,8 @@ describe('table', () => {
 describe('functions', () => {
   const functions = resourcesOfType('AWS::Lambda::Function');
 
-  it('has one function per route group plus the fallback, all Node 22 on arm64', () => {
-    expect(Object.keys(functions)).toHaveLength(groups.length + 1);
+  it('has one function per route group plus the fallback and the stale-call sweeper, all Node 22 on arm64', () => {
+    expect(Object.keys(functions)).toHaveLength(groups.length + 2);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -260,5 +262,46 @@ describe('functions', () => {
   it('gives the fallback function no table access', () => {
     const actions = actionsOf(stack.api.fallbackFunction);
     expect(actions.filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
+  });
+});
+
+describe('stale-call sweeper', () => {
+  const sweeper = stack.staleCallSweeper.function;
+  const sweeperId = logicalIdOf(sweeper);
+  const fn = resourcesOfType('AWS::Lambda::Function')[sweeperId];
+
+  it('is a function of its own, behind no route, with the table and the events queue', () => {
+    expect(fn?.Properties.Handler).toBe('index.handler');
+    expect(fn?.Properties.Timeout).toBe(120);
+    const variables = (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables).toMatchObject({ TABLE_NAME: { Ref: logicalIdOf(stack.table) }, EVENTS_ADAPTER: 'sqs', EVENTS_QUEUE_URL: { Ref: logicalIdOf(stack.events.queue) } });
+    expect(routes.map((route) => functionBehindRoute(routeKey(route)))).not.toContain(sweeperId);
+  });
+
+  it('runs every 5 minutes from an EventBridge rule', () => {
+    expect(SWEEP_INTERVAL_MINUTES).toBe(5);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeperId, 'Arn'] } })]),
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [sweeperId, 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [logicalIdOf(stack.staleCallSweeper.rule), 'Arn'] },
+    });
+  });
+
+  it('may only read, query, update and put on the table and its indexes, and send events', () => {
+    const actions = actionsOf(sweeper);
+    expect(new Set(actions.filter((action) => action.startsWith('dynamodb:')))).toEqual(new Set(SWEEPER_TABLE_ACTIONS));
+    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actions).not.toContain('dynamodb:DeleteItem');
+    expect(actions).toContain('sqs:SendMessage');
+    const tableArn = { 'Fn::GetAtt': [logicalIdOf(stack.table), 'Arn'] };
+    for (const statement of statementsOf(sweeper).filter((s) => ([] as string[]).concat(s.Action).some((a) => a.startsWith('dynamodb:')))) {
+      expect(statement.Resource).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+    }
   });
 });
