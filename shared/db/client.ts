@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
+import { checkCommandInput } from './item-limits.js';
 
 /** Builds a document client; with an endpoint (DynamoDB Local) it uses dummy credentials. */
 export function createDocumentClient(endpoint: string | undefined, region: string): DynamoDBDocumentClient {
@@ -9,9 +10,18 @@ export function createDocumentClient(endpoint: string | undefined, region: strin
       ? { endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : { region },
   );
-  return DynamoDBDocumentClient.from(client, {
+  const documents = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
+  // Every command is checked against DynamoDB's key, item and number limits before it is sent.
+  documents.middlewareStack.add(
+    (next) => async (args) => {
+      checkCommandInput(args.input as Record<string, unknown>);
+      return next(args);
+    },
+    { step: 'initialize', name: 'storageLimits' },
+  );
+  return documents;
 }
 
 /** The one document client of the process, shared by every repository. */

@@ -37,8 +37,8 @@ export function createRouteGroupHandler(group: RouteGroup, operations: Operation
     .use(errorHandler())
     .use(httpHeaderNormalizer())
     .use(resolveRoute(groupRoutes))
-    .use(parseParams())
     .use(authenticate())
+    .use(parseParams())
     .handler(async (event, context) => {
       const { route, params, auth } = context;
       if (!route || !params || !auth) throw new Error('middleware did not prepare the request');

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { INPUT_LIMITS } from './input-limits.js';
 
 /**
  * Parameter schemas shared by every endpoint. Form and query values arrive as strings, JSON as
@@ -43,13 +44,17 @@ export const idParam = v.pipe(integerParam, v.minValue(1, 'is not a valid id'));
 
 const DECIMAL_TEXT = /^-?(\d+(\.\d*)?|\.\d+)$/;
 
-/** A decimal number, given as a JSON number or a numeric string. */
+/**
+ * A decimal number, given as a JSON number or a numeric string, within ±INPUT_LIMITS.numberMagnitude
+ * so that amounts in cents stay safe integers (`1e308` and 23-digit strings are refused).
+ */
 export const decimalParam = v.pipe(
   v.custom<unknown>(
-    (value) => (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && DECIMAL_TEXT.test(value.trim())),
+    (value) => (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= 40 && DECIMAL_TEXT.test(value.trim())),
     'is not a number',
   ),
   v.transform((value) => Number(value)),
+  v.check((value) => Math.abs(value) <= INPUT_LIMITS.numberMagnitude, `must be between -${INPUT_LIMITS.numberMagnitude} and ${INPUT_LIMITS.numberMagnitude}`),
 );
 
 /** An absolute http(s) URL. */

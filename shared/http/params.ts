@@ -1,12 +1,13 @@
 import qs from 'qs';
-import { BadRequestError } from './errors.js';
+import { BadRequestError, ValidationError } from './errors.js';
+import { INPUT_LIMITS, jsonDepthExceeds, PayloadTooLargeError } from './input-limits.js';
 import type { Params } from './request.js';
 
 /**
  * Query strings and form bodies are read with `qs`, so `ids[]=1&ids[]=2` and
  * `trigger_fields[offer_id]=3` become arrays and hashes as Rails-era clients expect.
  */
-const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: 2000, depth: 5 } as const;
+const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: INPUT_LIMITS.entries, depth: 5 } as const;
 
 export function parseQuery(rawQueryString: string | undefined): Params {
   return rawQueryString ? (qs.parse(rawQueryString, QS_OPTIONS) as Params) : {};
@@ -18,9 +19,14 @@ export function parseQuery(rawQueryString: string | undefined): Params {
  */
 export function parseBody(body: string | undefined, contentType: string | undefined): Params {
   if (body === undefined || body.trim() === '') return {};
+  if (Buffer.byteLength(body, 'utf8') > INPUT_LIMITS.bodyBytes) {
+    throw new PayloadTooLargeError('body', `is larger than ${INPUT_LIMITS.bodyBytes} bytes`);
+  }
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const looksLikeJson = /^\s*[[{]/.test(body);
   if (type === 'application/json' || type.endsWith('+json') || looksLikeJson) {
+    // Refused before parsing: the parsed value would be walked and serialised later.
+    if (jsonDepthExceeds(body, INPUT_LIMITS.depth + 1)) throw new ValidationError({ body: [`is nested more than ${INPUT_LIMITS.depth} levels deep`] });
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);

@@ -90,8 +90,22 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
 /** One line per request, written by whoever runs the gateway (stdout for `npm start`). */
 export type RequestLogger = (line: { method: string; path: string; status: number; ms: number }) => void;
 
+/**
+ * A request Node refuses before it reaches the gateway (a request line or headers over the
+ * limit, a malformed request) still gets the error envelope, as API Gateway answers with its own.
+ */
+function refuseClient(error: NodeJS.ErrnoException & { bytesParsed?: number }, socket: import('node:stream').Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify(errorEnvelope(status, { base: [status === 431 ? 'Request line or headers are too large' : 'Malformed request'] }));
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
 export function createGateway(logRequest: RequestLogger = () => undefined): Server {
-  return createServer((request, response) => {
+  const server = createServer((request, response) => {
     const started = performance.now();
     serve(request, response)
       .then((status) => {
@@ -103,6 +117,8 @@ export function createGateway(logRequest: RequestLogger = () => undefined): Serv
         response.end(JSON.stringify({ status: 502, errors: { base: ['Bad gateway'] }, metadata: {} }));
       });
   });
+  server.on('clientError', refuseClient);
+  return server;
 }
 
 /** Starts the gateway; port 0 picks a free one. */

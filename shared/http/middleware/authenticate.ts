@@ -1,24 +1,48 @@
 import type { MiddlewareObj } from '@middy/core';
-import { parseBasicAuthorization, secretMatches } from '../../auth/credentials.js';
+import { parseBasicAuthorization, plausibleUserToken, secretMatches } from '../../auth/credentials.js';
 import { findApiKey, findUserToken } from '../../db/companies.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import { validCarrierSignature } from '../../voice/carrier-auth.js';
+import { INPUT_LIMITS } from '../input-limits.js';
+import { parseQuery } from '../params.js';
 import type { ApiEvent, ApiResponse, AppContext, AuthContext } from '../request.js';
+import { rawBodyOf, requestParams } from './parse-params.js';
+
+/**
+ * The `auth_token` parameter, read before the body is parsed in full: from the query string,
+ * or from a body small enough to be a form that carries it. A larger body without an
+ * `Authorization` header is refused unread.
+ */
+function presentedAuthToken(event: ApiEvent): unknown {
+  const fromQuery = parseQuery(event.rawQueryString).auth_token;
+  if (fromQuery !== undefined) return fromQuery;
+  const body = rawBodyOf(event);
+  if (!body || Buffer.byteLength(body, 'utf8') > INPUT_LIMITS.unauthenticatedBodyBytes) return undefined;
+  try {
+    return requestParams(event).auth_token;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Resolves the calling company from Basic credentials or a per-user `auth_token`. Every failure
- * is the same 401, so a caller cannot tell an unknown public key from a wrong private key.
+ * is the same 401, so a caller cannot tell an unknown public key from a wrong private key; an
+ * `Authorization` header that is present but malformed is a 401 too, never a fall-through to
+ * `auth_token`.
  */
-async function authenticateBasic(authorization: string | undefined, authToken: unknown): Promise<AuthContext> {
-  const pair = parseBasicAuthorization(authorization);
-  if (pair) {
-    const key = await findApiKey(pair.publicKey);
-    if (key && secretMatches(pair.privateKey, key.secret_hash)) {
+async function authenticateBasic(event: ApiEvent): Promise<AuthContext> {
+  const authorization = event.headers?.authorization;
+  if (authorization !== undefined) {
+    const pair = parseBasicAuthorization(authorization);
+    const key = pair ? await findApiKey(pair.publicKey) : undefined;
+    if (pair && key && secretMatches(pair.privateKey, key.secret_hash)) {
       return { companyId: Number(key.company_id), method: 'api_key' };
     }
     throw new UnauthorizedError();
   }
-  if (typeof authToken === 'string' && authToken.length > 0) {
+  const authToken = presentedAuthToken(event);
+  if (plausibleUserToken(authToken)) {
     const user = await findUserToken(authToken);
     if (user) return { companyId: Number(user.company_id), userId: Number(user.user_id), method: 'auth_token' };
   }
@@ -28,18 +52,19 @@ async function authenticateBasic(authorization: string | undefined, authToken: u
 export function authenticate(): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
   return {
     before: async (request) => {
-      const { route, params } = request.context;
+      const { route } = request.context;
       if (!route) throw new Error('authenticate needs resolveRoute before it');
       switch (route.auth) {
         case 'basic':
-          request.context.auth = await authenticateBasic(request.event.headers?.authorization, params?.auth_token);
+          request.context.auth = await authenticateBasic(request.event);
           return;
         case 'none':
           request.context.auth = { companyId: 0, method: 'none' };
           return;
         case 'carrier':
-          // The carrier's calls are signed with its auth token over the URL and form fields.
-          if (!validCarrierSignature(request.event, params ?? {})) throw new ForbiddenError('Invalid carrier signature');
+          // The carrier's calls are signed with its auth token over the URL and form fields (a small form).
+          request.context.params = requestParams(request.event);
+          if (!validCarrierSignature(request.event, request.context.params)) throw new ForbiddenError('Invalid carrier signature');
           request.context.auth = { companyId: 0, method: 'none' };
           return;
         default:

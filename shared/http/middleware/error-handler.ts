@@ -1,7 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import { logger } from '../../logger.js';
 import { errorEnvelope } from '../../http/envelope.js';
-import { HttpError } from '../errors.js';
+import { KeyTooLongError } from '../../db/item-limits.js';
+import { HttpError, NotFoundError } from '../errors.js';
 import type { ApiEvent, ApiResponse, AppContext } from '../request.js';
 import { jsonResponse } from './responses.js';
 
@@ -12,7 +13,11 @@ import { jsonResponse } from './responses.js';
 export function errorHandler(): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
   return {
     onError: (request) => {
-      const error = request.error;
+      // A value too long to be a key names nothing: reading it finds nothing.
+      const error =
+        request.error instanceof KeyTooLongError && ['GET', 'DELETE'].includes(request.event.requestContext?.http?.method ?? '')
+          ? new NotFoundError()
+          : request.error;
       const requestId = request.context.awsRequestId;
       if (error instanceof HttpError && error.statusCode < 500) {
         const body = error.toJSON();

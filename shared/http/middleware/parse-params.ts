@@ -1,15 +1,27 @@
 import type { MiddlewareObj } from '@middy/core';
+import { boundParams } from '../input-limits.js';
 import { mergeParams, parseBody, parseQuery } from '../params.js';
-import type { ApiEvent, ApiResponse, AppContext } from '../request.js';
+import type { ApiEvent, ApiResponse, AppContext, Params } from '../request.js';
 
-/** Reads query string and body (JSON or form) into one parameter object. */
+/** The request body as text (API Gateway base64-encodes bodies it does not take for text). */
+export function rawBodyOf(event: ApiEvent): string | undefined {
+  return event.body && event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+/** Query string and body (JSON or form) as one bounded parameter object, body winning. */
+export function requestParams(event: ApiEvent): Params {
+  const body = parseBody(rawBodyOf(event), event.headers?.['content-type']);
+  return boundParams(mergeParams(parseQuery(event.rawQueryString), body));
+}
+
+/**
+ * Reads query string and body into one parameter object. Runs after authentication, so a
+ * request without credentials never makes the service parse its body.
+ */
 export function parseParams(): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
   return {
     before: (request) => {
-      const { event } = request;
-      const rawBody = event.body && event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-      const body = parseBody(rawBody, event.headers?.['content-type']);
-      request.context.params = mergeParams(parseQuery(event.rawQueryString), body);
+      request.context.params ??= requestParams(request.event);
     },
   };
 }

@@ -1,15 +1,20 @@
 import type { MiddlewareObj } from '@middy/core';
 import { NotFoundError } from '../errors.js';
+import { pathParamTooLong } from '../input-limits.js';
 import type { ApiEvent, ApiResponse, AppContext } from '../request.js';
 import { routeKey, type RouteDefinition } from '../routes.js';
 
-/** Finds the route-table entry for the event's route key among the group's routes. */
+/**
+ * Finds the route-table entry for the event's route key among the group's routes. A path
+ * parameter longer than any id, token or name could be is a 404 here, before any lookup.
+ */
 export function resolveRoute(groupRoutes: readonly RouteDefinition[]): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
   const byKey = new Map(groupRoutes.map((route) => [routeKey(route), route]));
   return {
     before: (request) => {
       const route = byKey.get(request.event.routeKey);
       if (!route) throw new NotFoundError(`No route for ${request.event.routeKey}`);
+      if (Object.values(request.event.pathParameters ?? {}).some(pathParamTooLong)) throw new NotFoundError();
       request.context.route = route;
     },
   };
