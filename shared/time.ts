@@ -83,3 +83,6 @@ export function parseApiTime(text: string, timeZone: string): Date | undefined {
   );
   return dt.isValid ? dt.toJSDate() : undefined;
 }
+
+/** How far another function's clock may run ahead of this one's (records are stamped where they arrive). */
+export const CLOCK_SLACK_MS = 60_000;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { CALL_COLUMNS } from '../../shared/calls/call-view.js';
 import { ID_EPOCH_MS } from '../../shared/db/ids.js';
-import { DEFAULT_PER_PAGE, listParamsSchema, MAX_PER_PAGE, parseNameList, type ListParams } from '../../shared/http/list-params.js';
+import { DEFAULT_PER_PAGE, listParamsSchema, MAX_PER_PAGE, parseNameList, unknownColumnsMessage, type ListParams } from '../../shared/http/list-params.js';
 import { booleanParam, idParam, integerParam } from '../../shared/http/param-schemas.js';
 import { timeZoneParam } from '../../shared/resources/field-schemas.js';
 import { normalizeCallerNumber } from '../../shared/phone.js';
@@ -52,7 +52,7 @@ export const callColumnsParam = v.pipe(
       v.rawCheck(({ dataset, addIssue }) => {
         if (!dataset.typed) return;
         const unknown = dataset.value.filter((name) => !COLUMN_SET.has(name));
-        if (unknown.length) addIssue({ message: `unknown column ${unknown.join(', ')}` });
+        if (unknown.length) addIssue({ message: unknownColumnsMessage(unknown) });
       }),
     ),
   ),
@@ -175,8 +175,8 @@ export function timeMs(text: string | undefined, timeZone: string): number | und
   return parsed.getTime();
 }
 
-/** How far another function's clock may run ahead of this one's (calls are stamped where they arrive). */
-export const CLOCK_SLACK_MS = 60_000;
+export { CLOCK_SLACK_MS } from '../../shared/time.js';
+import { CLOCK_SLACK_MS } from '../../shared/time.js';
 
 /**
  * The creation-time window to read. Up to `created_at_to`, never past now (no call is made in

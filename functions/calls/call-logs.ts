@@ -78,9 +78,9 @@ export const listCallLogs: Operation = async (request) => {
   const beforeId = cursorPosition(params.cursor, key, companyId, RESOURCE);
   const window = creationWindow({ createdFromMs: timeMs(params.created_at_from, timeZone), createdToMs: timeMs(params.created_at_to, timeZone), nowMs: request.now.getTime() });
   const limit = params.per_page + 1;
-  const found = await callsByDay({ companyId, beforeId, ...window, limit });
+  const { calls: found, resumeBeforeId } = await callsByDay({ companyId, beforeId, ...window, limit });
   const page = fitCalls(found, params.per_page);
   const more = page.full || found.length === limit;
-  const metadata = { per_page: params.per_page, cursor: params.cursor ?? '-1', next_cursor: nextCursor(more, page.calls[page.calls.length - 1], key, companyId, RESOURCE) };
+  const metadata = { per_page: params.per_page, cursor: params.cursor ?? '-1', next_cursor: nextCursor(more, page.calls[page.calls.length - 1], key, companyId, RESOURCE, resumeBeforeId) };
   return cursorListResult('call_logs', logRows(page.calls, timeZone), metadata, !params.root);
 };

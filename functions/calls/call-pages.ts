@@ -32,9 +32,13 @@ export function cursorPosition(cursor: string | undefined, key: Buffer, companyI
   return position.lastId;
 }
 
-/** `metadata.next_cursor`: where the next page starts, or 0 after the last page. */
-export function nextCursor(more: boolean, last: { id: number } | undefined, key: Buffer, companyId: number, resource: string): string | 0 {
-  return more && last ? encodeCursor({ companyId, resource, lastId: last.id }, key) : 0;
+/**
+ * `metadata.next_cursor`: where the next page starts, or 0 after the last page. A page that
+ * stopped at the day limit before it was full goes on from where its walk stopped (`resumeBeforeId`).
+ */
+export function nextCursor(more: boolean, last: { id: number } | undefined, key: Buffer, companyId: number, resource: string, resumeBeforeId?: number): string | 0 {
+  if (more && last) return encodeCursor({ companyId, resource, lastId: last.id }, key);
+  return resumeBeforeId !== undefined ? encodeCursor({ companyId, resource, lastId: resumeBeforeId }, key) : 0;
 }
 
 export interface CallRead {
@@ -49,10 +53,16 @@ export interface CallRead {
   accept?: (call: Record<string, unknown>) => boolean;
 }
 
+/** Calls read for a page, and where the next page resumes when the walk stopped at its day limit. */
+export interface CallsRead {
+  calls: CallRecord[];
+  resumeBeforeId?: number;
+}
+
 /** Calls of every kind: one Query per UTC-day partition, newest day first. */
-export async function callsByDay(read: CallRead): Promise<CallRecord[]> {
-  const { records } = await queryDayRecords({ companyId: read.companyId, resource: CALLS, beforeId: read.beforeId, fromMs: read.fromMs, toMs: read.toMs, limit: read.limit, accept: read.accept });
-  return records as CallRecord[];
+export async function callsByDay(read: CallRead): Promise<CallsRead> {
+  const page = await queryDayRecords({ companyId: read.companyId, resource: CALLS, beforeId: read.beforeId, fromMs: read.fromMs, toMs: read.toMs, limit: read.limit, accept: read.accept });
+  return { calls: page.records as CallRecord[], resumeBeforeId: page.resumeBeforeId };
 }
 
 type IndexRead = (limit: number, beforeId?: number) => Promise<CallRecord[]>;

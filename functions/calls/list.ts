@@ -2,6 +2,7 @@ import { CALL_COLUMNS } from '../../shared/calls/call-view.js';
 import { ID_EPOCH_MS } from '../../shared/db/ids.js';
 import { csvResponse, toCsv } from '../../shared/http/csv.js';
 import type { Operation } from '../../shared/http/request.js';
+import { rowsWithinBudget } from '../../shared/http/response-budget.js';
 import { validate } from '../../shared/http/validation.js';
 import { callListSchema, callPredicate, conditionsOf, creationWindow, timeMs } from './call-filters.js';
 import { callRow, callsByCaller, callsByDay, callsById, callsInProgress, cursorKey, cursorListResult, cursorPosition, nextCursor, type CallRead } from './call-pages.js';
@@ -36,18 +37,22 @@ export const listCalls: Operation = async (request) => {
       { fromMs: createdFromMs ?? ID_EPOCH_MS, toMs: Math.min(createdToMs ?? Number.MAX_SAFE_INTEGER, conditions.endedToMs ?? Number.MAX_SAFE_INTEGER) }
     : creationWindow({ createdFromMs, createdToMs, endedToMs: conditions.endedToMs, nowMs: request.now.getTime() });
   const read: CallRead = { companyId, beforeId, ...window, limit: skip + params.per_page + 1, accept };
-  const found = params.ids
-    ? await callsById(params.ids, read)
+  const { calls: found, resumeBeforeId } = params.ids
+    ? { calls: await callsById(params.ids, read) }
     : params.caller_number !== undefined
-      ? await callsByCaller(params.caller_number, read)
+      ? { calls: await callsByCaller(params.caller_number, read) }
       : params.in_progress === true
-        ? await callsInProgress(read)
+        ? { calls: await callsInProgress(read) }
         : await callsByDay(read);
 
-  const calls = found.slice(skip, skip + params.per_page);
-  const more = found.length > skip + params.per_page;
-  const next = nextCursor(more, calls[calls.length - 1], key, companyId, RESOURCE);
-  const rows = calls.map((call) => callRow(call, timeZone, params.columns));
+  const wanted = found.slice(skip, skip + params.per_page);
+  const allRows = wanted.map((call) => callRow(call, timeZone, params.columns));
+  // A page stops early when its rows would pass the response budget; the cursor goes on from there.
+  const fits = rowsWithinBudget(allRows);
+  const calls = wanted.slice(0, fits);
+  const rows = allRows.slice(0, fits);
+  const more = found.length > skip + fits;
+  const next = nextCursor(more, calls[calls.length - 1], key, companyId, RESOURCE, resumeBeforeId);
 
   if (request.route.path.endsWith('.csv') || params.format === 'csv') {
     const response = csvResponse('calls.csv', toCsv(params.columns ?? CALL_COLUMNS, rows));

@@ -6,10 +6,11 @@ import { ValidationError } from '../../shared/http/errors.js';
 import { MAX_PER_PAGE, parseNameList } from '../../shared/http/list-params.js';
 import { booleanParam, idParam, integerParam, oneOf } from '../../shared/http/param-schemas.js';
 import type { Operation } from '../../shared/http/request.js';
+import { rowsWithinBudget } from '../../shared/http/response-budget.js';
 import { validate } from '../../shared/http/validation.js';
 import { timeZoneParam } from '../../shared/resources/field-schemas.js';
 import { pickColumns } from '../../shared/resources/serialize.js';
-import { isoWithOffset, parseApiTime } from '../../shared/time.js';
+import { CLOCK_SLACK_MS, isoWithOffset, parseApiTime } from '../../shared/time.js';
 
 /** Columns of an inbound webhook log entry (a ping or a post). */
 export const LOG_COLUMNS = [
@@ -69,7 +70,8 @@ export const listLogs: Operation = async (request) => {
     if (!parsed) throw new ValidationError({ [field]: ['is not a valid time (use YYYY-MM-DD HH:MM:SS +ZZZZ)'] });
     return parsed.getTime();
   };
-  const toMs = time('created_at_to') ?? request.now.getTime();
+  // Never past now (nothing is logged in the future): a window is bounded on both sides.
+  const toMs = Math.min(time('created_at_to') ?? request.now.getTime(), request.now.getTime() + CLOCK_SLACK_MS);
   const fromMs = time('created_at_from') ?? toMs - DEFAULT_WINDOW_MS;
   const key = await deploymentSecret('list-cursor');
   let beforeId: number | undefined;
@@ -84,13 +86,15 @@ export const listLogs: Operation = async (request) => {
           (params.inbound_webhook_id === undefined || log.inbound_webhook_id === params.inbound_webhook_id) && (params.kind === undefined || log.kind === params.kind)
       : undefined;
   const page = await queryDayRecords({ companyId, resource: 'inbound_webhook_logs', beforeId, fromMs, toMs, limit: params.per_page + 1, accept });
-  const logs = page.records.slice(0, params.per_page);
-  const last = logs[logs.length - 1];
-  const rows = logs.map((log) => {
+  const allRows = page.records.slice(0, params.per_page).map((log) => {
     const row = Object.fromEntries(LOG_COLUMNS.map((column) => [column, log[column] ?? null]));
     row.created_at = isoWithOffset(String(log.created_at), zone);
     return pickColumns(row, params.columns);
   });
+  // A page stops early when its rows would pass the response budget; the cursor goes on from there.
+  const fits = rowsWithinBudget(allRows);
+  const rows = allRows.slice(0, fits);
+  const last = page.records[fits - 1];
   return {
     kind: 'list',
     plural: 'inbound_webhook_logs',
@@ -98,7 +102,12 @@ export const listLogs: Operation = async (request) => {
     metadata: {
       per_page: params.per_page,
       cursor: params.cursor ?? '-1',
-      next_cursor: page.records.length > params.per_page && last ? encodeCursor({ companyId, resource: 'inbound_webhook_logs', lastId: last.id }, key) : 0,
+      next_cursor:
+        page.records.length > fits && last
+          ? encodeCursor({ companyId, resource: 'inbound_webhook_logs', lastId: last.id }, key)
+          : page.resumeBeforeId !== undefined
+            ? encodeCursor({ companyId, resource: 'inbound_webhook_logs', lastId: page.resumeBeforeId }, key)
+            : 0,
     },
     bare: !params.root,
   };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isBlacklisted } from '../../shared/contacts/blacklist.js';
-import { putDayRecord } from '../../shared/db/day-records.js';
+import { dayRecordPut } from '../../shared/db/day-records.js';
 import { timeSortableId } from '../../shared/db/ids.js';
 import { getRecord } from '../../shared/db/records.js';
 import type { Operation, OperationRequest } from '../../shared/http/request.js';
@@ -10,6 +10,7 @@ import { takeRateLimits, type RateCheck } from '../../shared/routing/rate-limits
 import { routeBuyers } from '../../shared/routing/route-buyers.js';
 import { loadRoutingBuyers, selectedBuyerIds, selectsBuyers } from '../../shared/routing/router.js';
 import { checkUserToken, findWebhook, inboundResponse, InboundError, tokensOf } from '../../shared/routing/inbound.js';
+import { redactParams } from '../../shared/http/redact.js';
 import { isoWithOffset } from '../../shared/time.js';
 
 /** How many offered and excluded buyers a log entry lists (the counts are always complete). */
@@ -18,13 +19,27 @@ const LOG_LIST_LIMIT = 100;
 const LOG_JSON_LIMIT = 20_000;
 
 /** A partner-supplied value, kept as is unless it is too large for a log entry. */
-function boundedJson(value: Record<string, unknown>): Record<string, unknown> {
+export function boundedJson(value: Record<string, unknown>): Record<string, unknown> {
   const text = JSON.stringify(value);
   return text.length <= LOG_JSON_LIMIT ? value : { truncated: true, size: text.length, start: text.slice(0, 2000) };
 }
 
 /** How long a ping's answer may be posted (seconds). */
 export const PING_VALID_SECONDS = 120;
+
+/** Ping and post logs are public traffic: they expire (DynamoDB TTL) this many days after the request. */
+export const INBOUND_LOG_RETENTION_DAYS = 90;
+
+/** The TTL (epoch seconds) of a log entry written at `now`. */
+export function inboundLogExpiry(now: Date): number {
+  return Math.floor(now.getTime() / 1000) + INBOUND_LOG_RETENTION_DAYS * 86_400;
+}
+
+/**
+ * A webhook without its own per-minute limit is held to this one, so no partner can flood the
+ * service unmetered; set `rate_limit_per_minute` to raise or lower it.
+ */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
 const RATE_FIELDS: Array<[RateCheck['window'], string]> = [
   ['minute', 'rate_limit_per_minute'],
@@ -35,6 +50,9 @@ const RATE_FIELDS: Array<[RateCheck['window'], string]> = [
 /** The webhook's rate limits that apply to this request (per webhook, and per traffic source). */
 export function rateChecks(webhook: Record<string, unknown>, trafficSourceId: number | undefined): RateCheck[] {
   const checks: RateCheck[] = [];
+  if (typeof webhook.rate_limit_per_minute !== 'number') {
+    checks.push({ scope: `webhook#${webhook.id}`, window: 'minute', limit: DEFAULT_RATE_LIMIT_PER_MINUTE, field: 'rate_limit_per_minute' });
+  }
   for (const [window, field] of RATE_FIELDS) {
     const limit = webhook[field];
     if (typeof limit === 'number') checks.push({ scope: `webhook#${webhook.id}`, window, limit, field });
@@ -80,9 +98,6 @@ export const ping: Operation = async (request) => {
   const now = request.now;
   await checkUserToken(webhook, request.params);
   const { caller, trafficSourceId } = await callerAndSource(webhook, request, webhook.require_caller_id_on_ping === true);
-
-  const limited = await takeRateLimits(companyId, rateChecks(webhook, trafficSourceId), now);
-  if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
   if (webhook.webhook_type !== 'check_for_available_buyer') {
     throw new InboundError(422, { webhook_type: [`${String(webhook.webhook_type)} pings are not served yet; use check_for_available_buyer`] });
   }
@@ -126,7 +141,9 @@ export const ping: Operation = async (request) => {
     expires_in_seconds: PING_VALID_SECONDS,
     test_mode: webhook.test_mode === true,
   };
-  await putDayRecord(companyId, 'inbound_webhook_logs', {
+  // Decided; now one transaction counts the request against its rate limits and writes its log
+  // entry, so a refused or failed ping uses up no slot and leaves nothing behind.
+  const log = dayRecordPut(companyId, 'inbound_webhook_logs', {
     id,
     uuid: randomUUID(),
     created_at: now.toISOString(),
@@ -138,7 +155,7 @@ export const ping: Operation = async (request) => {
     caller_id: caller ?? null,
     traffic_source_id: trafficSourceId ?? null,
     tokens: boundedJson(tokens),
-    request: boundedJson(request.params),
+    request: boundedJson(redactParams(request.params)),
     // The answer without its repeated try-all list, and at most LOG_LIST_LIMIT of each list:
     // a log entry must stay far below DynamoDB's 400 KB item limit however many buyers there are.
     response: { ...body, buyers: body.buyers.slice(0, LOG_LIST_LIMIT), try_all_buyers: { ping_id: pingId, buyers_count: offered.length } },
@@ -150,6 +167,9 @@ export const ping: Operation = async (request) => {
     ping_expires_at: expiresAt.toISOString(),
     test_mode: webhook.test_mode === true,
     duration_ms: Math.round(performance.now() - started),
+    expires_at: inboundLogExpiry(now),
   });
+  const limited = await takeRateLimits(companyId, rateChecks(webhook, trafficSourceId), now, [{ Put: log }]);
+  if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
   return { kind: 'raw', response: inboundResponse(200, body) };
 };

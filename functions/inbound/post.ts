@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { getDayRecord, putDayRecord } from '../../shared/db/day-records.js';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../shared/db/client.js';
+import { dayRecordPut, getDayRecord } from '../../shared/db/day-records.js';
 import { timeSortableId } from '../../shared/db/ids.js';
 import type { Operation } from '../../shared/http/request.js';
 import { numbersOfOffer, numbersOfPool } from '../../shared/numbers/lookup.js';
 import { checkUserToken, findWebhook, inboundResponse, InboundError, parsePingId } from '../../shared/routing/inbound.js';
 import { serviceRandom } from '../../shared/routing/random.js';
-import { reserveNumber } from '../../shared/routing/reservations.js';
+import { reservationPut, type NumberReservation } from '../../shared/routing/reservations.js';
+import { redactParams } from '../../shared/http/redact.js';
 import { isoWithOffset } from '../../shared/time.js';
-import { callerAndSource } from './ping.js';
+import { boundedJson, callerAndSource, inboundLogExpiry } from './ping.js';
 
 /** How long a posted number stays reserved for the caller (seconds). */
 export const RESERVATION_SECONDS = 180;
@@ -46,8 +49,9 @@ export const post: Operation = async (request) => {
   const until = new Date(now.getTime() + RESERVATION_SECONDS * 1000);
   const testMode = webhook.test_mode === true;
   // In test mode the answer is real but nothing is held, so no live call is steered by it.
-  if (!testMode) {
-    await reserveNumber(companyId, {
+  const reservation: NumberReservation | undefined = testMode
+    ? undefined
+    : {
       number,
       caller: caller!,
       buyer_ids: buyerIds,
@@ -57,8 +61,7 @@ export const post: Operation = async (request) => {
       offer_id: typeof webhook.offer_id === 'number' ? webhook.offer_id : null,
       traffic_source_id: trafficSourceId ?? (typeof pinged.traffic_source_id === 'number' ? pinged.traffic_source_id : null),
       reserved_until: until.toISOString(),
-    });
-  }
+    };
   const body = {
     success: true,
     status: 200,
@@ -73,7 +76,7 @@ export const post: Operation = async (request) => {
     test_mode: testMode,
   };
   const id = timeSortableId(now.getTime());
-  await putDayRecord(companyId, 'inbound_webhook_logs', {
+  const log = dayRecordPut(companyId, 'inbound_webhook_logs', {
     id,
     uuid: randomUUID(),
     created_at: now.toISOString(),
@@ -84,13 +87,16 @@ export const post: Operation = async (request) => {
     offer_id: webhook.offer_id ?? null,
     caller_id: caller ?? null,
     traffic_source_id: trafficSourceId ?? null,
-    request: request.params,
+    request: boundedJson(redactParams(request.params)),
     response: body,
     success: true,
     eligible_buyer_ids: buyerIds,
     excluded_buyers: [],
     test_mode: testMode,
     duration_ms: Math.round(performance.now() - started),
+    expires_at: inboundLogExpiry(now),
   });
+  // The reservation and its log entry are written together: a failed post holds no number.
+  await db.send(new TransactWriteCommand({ TransactItems: [...(reservation ? [{ Put: reservationPut(companyId, reservation) }] : []), { Put: log }] }));
   return { kind: 'raw', response: inboundResponse(200, body) };
 };

@@ -34,14 +34,17 @@ export function lastIdAt(ms: number): number {
   return Math.min((Math.floor(ms) - ID_EPOCH_MS) * IDS_PER_MS + IDS_PER_MS - 1, Number.MAX_SAFE_INTEGER);
 }
 
+/** The Put of a new day record, for a transaction that writes it with other items. */
+export function dayRecordPut(companyId: number, resource: string, record: StoredRecord) {
+  return {
+    TableName: tableName,
+    Item: { pk: keys.dayPartition(companyId, resource, dayOfId(record.id)), sk: padId(record.id), company_id: companyId, ...record },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+}
+
 export async function putDayRecord(companyId: number, resource: string, record: StoredRecord): Promise<void> {
-  await db.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: { pk: keys.dayPartition(companyId, resource, dayOfId(record.id)), sk: padId(record.id), company_id: companyId, ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await db.send(new PutCommand(dayRecordPut(companyId, resource, record)));
 }
 
 export async function getDayRecord(companyId: number, resource: string, id: number): Promise<StoredRecord | undefined> {
@@ -61,17 +64,35 @@ export interface DayPageRequest {
 }
 
 /**
- * Records between two times, newest first: one Query per day partition, from the newest day
- * back, stopping as soon as `limit` records are found.
+ * Day partitions one page may read. A long window over sparse data stops here and answers
+ * what it found with `resumeBeforeId`, which the caller turns into the next cursor, so no
+ * request walks years of empty days (and none goes on working after its client gave up).
  */
-export async function queryDayRecords(request: DayPageRequest): Promise<{ records: StoredRecord[]; exhausted: boolean }> {
+export const MAX_DAYS_PER_PAGE = 120;
+
+export interface DayPage {
+  records: StoredRecord[];
+  exhausted: boolean;
+  /** Set when the page stopped at MAX_DAYS_PER_PAGE: the next page reads before this id. */
+  resumeBeforeId?: number;
+}
+
+/**
+ * Records between two times, newest first: one Query per day partition, from the newest day
+ * back, stopping as soon as `limit` records are found. Nothing exists before the id epoch, so
+ * the window starts there at the earliest.
+ */
+export async function queryDayRecords(request: DayPageRequest): Promise<DayPage> {
   const records: StoredRecord[] = [];
+  const fromMs = Math.max(request.fromMs, ID_EPOCH_MS);
   const upper = request.beforeId !== undefined ? Math.min(request.toMs, timeOfId(request.beforeId)) : request.toMs;
-  for (let dayStart = Date.parse(`${dayOfTime(upper)}T00:00:00Z`); dayStart + DAY_MS > request.fromMs; dayStart -= DAY_MS) {
+  let days = 0;
+  for (let dayStart = Date.parse(`${dayOfTime(upper)}T00:00:00Z`); dayStart + DAY_MS > fromMs; dayStart -= DAY_MS) {
+    if (++days > MAX_DAYS_PER_PAGE) return { records, exhausted: false, resumeBeforeId: firstIdAt(dayStart + DAY_MS) };
     let startKey: Record<string, unknown> | undefined;
     // The key range of the day that can hold records of [fromMs, upper] (ids encode their time).
     const lastId = Math.min(lastIdAt(upper), request.beforeId !== undefined ? request.beforeId - 1 : Number.MAX_SAFE_INTEGER);
-    const firstId = firstIdAt(request.fromMs);
+    const firstId = firstIdAt(fromMs);
     if (lastId < firstId) break;
     do {
       const page = await db.send(
@@ -91,7 +112,7 @@ export async function queryDayRecords(request: DayPageRequest): Promise<{ record
       for (const item of page.Items ?? []) {
         const record = withoutKeys(item);
         const created = timeOfId(record.id);
-        if (created > request.toMs || created < request.fromMs) continue;
+        if (created > request.toMs || created < fromMs) continue;
         if (request.accept && !request.accept(record)) continue;
         records.push(record);
         if (records.length >= request.limit) return { records, exhausted: false };

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { listEnvelope, recordEnvelope } from './envelope.js';
+import { assertResponseWithinBudget } from './response-budget.js';
 import { requestUrl } from './request-url.js';
 import { authenticate } from './middleware/authenticate.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -52,6 +53,8 @@ export function createRouteGroupHandler(group: RouteGroup, operations: Operation
         now: new Date(),
         url: requestUrl(event),
       });
-      return toResponse(result);
+      const response = toResponse(result);
+      assertResponseWithinBudget(response.body);
+      return response;
     });
 }

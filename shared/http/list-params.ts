@@ -41,6 +41,17 @@ export function parseNameList(value: unknown): unknown[] | undefined {
   return [value];
 }
 
+/** How many unknown names an error lists, and how much of each: an error never echoes a whole hostile request. */
+const ECHO_NAMES = 5;
+const ECHO_CHARS = 40;
+
+/** `unknown column a, b` naming at most a few of the names, each cut short. */
+export function unknownColumnsMessage(names: readonly string[]): string {
+  const shown = names.slice(0, ECHO_NAMES).map((name) => (name.length > ECHO_CHARS ? `${name.slice(0, ECHO_CHARS)}…` : name));
+  const more = names.length > ECHO_NAMES ? ` and ${names.length - ECHO_NAMES} more` : '';
+  return `unknown column ${shown.join(', ')}${more}`;
+}
+
 export interface ListOptions {
   columns: readonly string[];
   order?: { values: readonly [string, ...string[]]; default: string };
@@ -88,7 +99,7 @@ export function listParamsSchema(options: ListOptions): v.GenericSchema<unknown,
       v.pipe(
         v.unknown(),
         v.transform(parseIdList),
-        v.optional(v.array(idParam, 'is not a list of ids')),
+        v.optional(v.pipe(v.array(idParam, 'is not a list of ids'), v.maxLength(MAX_PER_PAGE, `must name at most ${MAX_PER_PAGE} ids`))),
       ),
     ),
     page: v.optional(v.pipe(integerParam, v.minValue(1, 'must be at least 1')), 1),
@@ -129,7 +140,7 @@ export function listParamsSchema(options: ListOptions): v.GenericSchema<unknown,
             v.rawCheck(({ dataset, addIssue }) => {
               if (!dataset.typed) return;
               const unknown = dataset.value.filter((name) => !columnSet.has(name));
-              if (unknown.length) addIssue({ message: `unknown column ${unknown.join(', ')}` });
+              if (unknown.length) addIssue({ message: unknownColumnsMessage(unknown) });
             }),
           ),
         ),

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,6 +15,8 @@ const SIMULATOR_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const EMULATOR_DIR = join(PROJECT_ROOT, '.dynamodb-local', '2.9.30');
 const JAR = join(EMULATOR_DIR, 'DynamoDBLocal.jar');
+/** Our launcher that binds DynamoDB Local to loopback (shared/local/java/LoopbackDynamoDbLocal.java). */
+const LOOPBACK_LAUNCHER = join(PROJECT_ROOT, 'shared', 'local', 'java', 'LoopbackDynamoDbLocal.java');
 
 /** Downloads and unpacks the emulator on first use; later calls return at once. */
 export function ensureEmulator(): string {
@@ -65,7 +67,8 @@ async function freePort(): Promise<number> {
 async function waitUntilReady(endpoint: string, child: ChildProcess): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
-    for (let attempt = 0; attempt < 300; attempt++) {
+    // The launcher is compiled on start (a second or two), so allow a minute on a busy machine.
+    for (let attempt = 0; attempt < 600; attempt++) {
       if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
       try {
         await client.send(new ListTablesCommand({}));
@@ -74,7 +77,7 @@ async function waitUntilReady(endpoint: string, child: ChildProcess): Promise<vo
         await new Promise((done) => setTimeout(done, 100));
       }
     }
-    throw new Error('DynamoDB Local did not become ready within 30 s');
+    throw new Error('DynamoDB Local did not become ready within 60 s');
   } finally {
     client.destroy();
   }
@@ -97,12 +100,29 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const dir = ensureEmulator();
   const port = options.port ?? (await freePort());
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const child = spawn(
-    'java',
-    [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', JAR, '-port', String(port), ...storage, '-sharedDb', '-disableTelemetry'],
-    { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } },
-  );
+  if (options.dataDir) {
+    // The data is the company's records: readable by their owner only, like credentials.json.
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(options.dataDir, 0o700);
+    for (const name of readdirSync(options.dataDir)) chmodSync(join(options.dataDir, name), 0o600);
+  }
+  const javaArgs = [
+    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    '-cp',
+    `${JAR}:${join(dir, 'DynamoDBLocal_lib', '*')}`,
+    LOOPBACK_LAUNCHER,
+    '-port',
+    String(port),
+    ...storage,
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
+  // umask 077: files DynamoDB Local creates (the database, its journal) are the owner's alone.
+  const child = spawn('sh', ['-c', 'umask 077 && exec java "$@"', 'java', ...javaArgs], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);

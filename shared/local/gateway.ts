@@ -4,6 +4,7 @@ import { handlerModules } from '../../functions/index.js';
 import { errorEnvelope } from '../http/envelope.js';
 import { unmatchedResponse } from '../http/fallback.js';
 import { jsonResponse } from '../http/middleware/responses.js';
+import { redactUrl } from '../http/redact.js';
 import type { ApiEvent, ApiResponse } from '../http/request.js';
 import { matchRoute } from '../http/route-match.js';
 import { routes } from '../http/routes.js';
@@ -109,7 +110,7 @@ export function createGateway(logRequest: RequestLogger = () => undefined): Serv
     const started = performance.now();
     serve(request, response)
       .then((status) => {
-        logRequest({ method: request.method ?? 'GET', path: request.url ?? '/', status, ms: Math.round(performance.now() - started) });
+        logRequest({ method: request.method ?? 'GET', path: redactUrl(request.url ?? '/'), status, ms: Math.round(performance.now() - started) });
       })
       .catch((error: unknown) => {
         logger.error({ err: error }, 'gateway failure');

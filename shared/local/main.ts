@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 
@@ -21,7 +21,9 @@ if (Boolean(publicKey) !== Boolean(privateKey)) {
   process.exit(1);
 }
 
-mkdirSync(dataDir, { recursive: true });
+// Everything under the data folder (records, outbox, credentials) is the owner's alone.
+mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+chmodSync(dataDir, 0o700);
 const dynamo = await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
 process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 process.env.TABLE_NAME ??= 'call-tracking-local';

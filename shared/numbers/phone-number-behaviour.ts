@@ -11,16 +11,20 @@ import { searchFreeNumbers } from './search.js';
 /**
  * Buys the number once the record has passed every check: the one asked for (409 when a company
  * of this deployment already holds it, before anything is bought) or the first free one of the
- * provider's search, in `area_code` when given. The engine releases it again if the write fails.
+ * provider's search, in `area_code` when given. The engine releases it again if the write fails,
+ * and asks again (next `attempt`) when a concurrent purchase took the free number first.
  */
-export async function acquire(_context: HookContext, draft: { record: Record<string, unknown>; fields: Record<string, unknown> }) {
+export async function acquire(_context: HookContext, draft: { record: Record<string, unknown>; fields: Record<string, unknown>; attempt: number }) {
   const provider = numberProvider();
   let number = typeof draft.record.number === 'string' ? draft.record.number : undefined;
   if (number) {
     if (await findNumber(number)) throw new ConflictError('number');
   } else {
     const areaCode = typeof draft.fields.area_code === 'string' ? draft.fields.area_code : undefined;
-    [number] = await searchFreeNumbers(provider, { area_code: areaCode, limit: 1 });
+    // A retry after a concurrent create took the first free number picks among a few, so racing
+    // creates spread out instead of colliding again.
+    const free = await searchFreeNumbers(provider, { area_code: areaCode, limit: draft.attempt + 1 });
+    number = free[Math.floor(Math.random() * free.length)];
     if (!number) throw new ValidationError({ number: [areaCode ? `no number is available in area code ${areaCode}` : 'no number is available'] });
   }
   let bought;

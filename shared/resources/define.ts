@@ -42,11 +42,13 @@ export interface ResourceBehaviour {
    * Takes hold of what a new record stands for outside the table (buys a phone number), once
    * every check has passed, just before the write; sees the record to be written and the fields
    * sent (instructions included). Returns fields to store with the record and how to give it
-   * back, which the engine calls when the write fails (a taken unique value).
+   * back, which the engine calls when the write fails (a taken unique value). When the hook chose
+   * a unique value itself and a concurrent create took it, the engine calls it again with the
+   * next `attempt` (the taken value is then visible to its checks).
    */
   acquire?: (
     context: HookContext,
-    draft: { record: Record<string, unknown>; fields: Record<string, unknown> },
+    draft: { record: Record<string, unknown>; fields: Record<string, unknown>; attempt: number },
   ) => Promise<{ fields: Record<string, unknown>; release: () => Promise<void> }>;
   /** Effects after a delete (taking the record out of other records' lists). */
   afterDelete?: (context: HookContext, record: Record<string, unknown>) => Promise<void>;

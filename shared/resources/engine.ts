@@ -13,12 +13,14 @@ import {
   type LookupWrite,
   type StoredRecord,
 } from '../db/records.js';
+import { assertItemWithin } from '../db/item-limits.js';
 import { deploymentSecret } from '../db/secrets.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { csvResponse, toCsv } from '../http/csv.js';
-import { NotFoundError, ValidationError, type FieldErrors } from '../http/errors.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../http/errors.js';
 import { listParamsSchema, paginate, sortRecords, type ListParams } from '../http/list-params.js';
 import type { Operation, OperationRequest, OperationResult, Params } from '../http/request.js';
+import { rowsWithinBudget } from '../http/response-budget.js';
 import { validate } from '../http/validation.js';
 import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
@@ -28,6 +30,16 @@ import { resourceByName } from './registry.js';
 import { pickColumns, serializeDefaults, serializeRecord, type AssociationValues, type SerializeOptions } from './serialize.js';
 
 const ID_TEXT = /^\d{1,15}$/;
+
+/**
+ * Largest configuration record (DynamoDB's item size): a quarter of DynamoDB's 400 KB, so
+ * records stay cheap to read in whole partitions and far from the limit. Over it: 413 naming
+ * the largest field.
+ */
+export const RECORD_BUDGET_BYTES = 100_000;
+
+/** Creates whose acquire hook chose a value that a concurrent create took first try again this often. */
+const MAX_ACQUIRE_ATTEMPTS = 10;
 
 /** The `:id` path parameter; anything that is not an id cannot name a record: 404. */
 export function pathId(request: OperationRequest): number {
@@ -182,11 +194,14 @@ async function cursorPage(
   const wanted = params.ids ? new Set(params.ids) : undefined;
   const keep = wanted ? (record: StoredRecord) => wanted.has(record.id) && (!accept || accept(record)) : accept;
   const page = await queryRecordPage({ companyId, resource: resource.name, direction: 'desc', limit: params.per_page + 1, afterId, accept: keep });
-  const records = page.records.slice(0, params.per_page);
-  const more = page.records.length > params.per_page;
+  const serialized = await serialize(page.records.slice(0, params.per_page));
+  // A page stops early when its rows would pass the response budget; the cursor goes on from there.
+  const fits = rowsWithinBudget(serialized);
+  const records = page.records.slice(0, fits);
+  const more = page.records.length > fits;
   const last = records[records.length - 1];
   return {
-    rows: await serialize(records),
+    rows: serialized.slice(0, fits),
     metadata: {
       per_page: params.per_page,
       cursor: params.cursor,
@@ -294,11 +309,13 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       checkRecord(resource, draft);
       await checkForeignKeys(resource, companyId, fields);
       const generated = { ...draft, ...resource.generate?.(context) };
+      assertItemWithin(generated, RECORD_BUDGET_BYTES);
       // Something outside the table (a purchased number) that must be given back if the write fails.
-      const acquired = await behaviour?.acquire?.(context, { record: generated, fields: validated });
-      let record: StoredRecord;
-      try {
-        record = {
+      // When the hook chose the value itself and a concurrent create took it first, it chooses again.
+      let record: StoredRecord | undefined;
+      for (let attempt = 0; !record; attempt++) {
+        const acquired = await behaviour?.acquire?.(context, { record: generated, fields: validated, attempt });
+        const candidate: StoredRecord = {
           ...generated,
           ...acquired?.fields,
           // Stored with every record (createRecord adds it); here too, so create answers as show will.
@@ -309,14 +326,18 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
           updated_at: typeof fields.updated_at === 'string' ? fields.updated_at : now,
           user_updated_at: now,
         };
-        await createRecord(companyId, resource.name, record, lookupsOf(resource, companyId, record));
-      } catch (error) {
-        if (acquired) {
-          await acquired.release().catch((releaseError: unknown) =>
-            logger.error({ err: releaseError, resource: resource.name, companyId }, 'could not give back what a failed create acquired'),
-          );
+        try {
+          await createRecord(companyId, resource.name, candidate, lookupsOf(resource, companyId, candidate));
+          record = candidate;
+        } catch (error) {
+          if (acquired) {
+            await acquired.release().catch((releaseError: unknown) =>
+              logger.error({ err: releaseError, resource: resource.name, companyId }, 'could not give back what a failed create acquired'),
+            );
+          }
+          const chosenByHook = error instanceof ConflictError && acquired && Object.keys(error.errors).some((field) => field in acquired.fields && (validated[field] === undefined || validated[field] === null));
+          if (!chosenByHook || attempt + 1 >= MAX_ACQUIRE_ATTEMPTS) throw error;
         }
-        throw error;
       }
       await behaviour?.afterWrite?.(context, { after: record, fields: validated });
       return recordResult(resource, request, record);
@@ -334,13 +355,14 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const fields = withoutInstructions(resource, validated);
       const changedUnique = (resource.unique ?? []).filter(({ field }) => field in fields);
       const behaviour = await resource.behaviour?.();
-      const needsBefore = Boolean(resource.check || behaviour?.afterWrite || changedUnique.length || resource.lookupAttributes);
-      const before = needsBefore ? await findOrThrow(resource, companyId, id) : undefined;
-      if (before) checkRecord(resource, { ...before, ...fields });
+      // Read first: the record as it will be is checked against the record budget and the resource's rules.
+      const before = await findOrThrow(resource, companyId, id);
+      assertItemWithin({ ...before, ...fields }, RECORD_BUDGET_BYTES);
+      checkRecord(resource, { ...before, ...fields });
       await checkForeignKeys(resource, companyId, fields);
       const now = request.now.toISOString();
       let lookups: { remove: Key[]; add: LookupWrite[]; refresh: LookupWrite[] } | undefined;
-      if (before && (changedUnique.length || resource.lookupAttributes)) {
+      if (changedUnique.length || resource.lookupAttributes) {
         const after = { ...before, ...fields };
         const moved = changedUnique.filter(({ field }) => before[field] !== fields[field]);
         const stayed = (resource.unique ?? []).filter((unique) => !moved.includes(unique));

@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
 
@@ -29,14 +29,23 @@ export function rateWindow(now: Date, window: RateWindow): { key: string; expire
   return { key: `${window}#${start}`, expiresAt: start + 2 * seconds };
 }
 
-/** Counts one request against every check; returns the first limit it would pass, if any. */
-export async function takeRateLimits(companyId: number, checks: readonly RateCheck[], now: Date): Promise<RateCheck | undefined> {
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * Counts one request against every check and writes `alongside` (the request's log entry, a
+ * reservation) in the same transaction, so a request is counted exactly when its effects are
+ * written; returns the first limit it would pass, if any (then nothing is written).
+ */
+export async function takeRateLimits(companyId: number, checks: readonly RateCheck[], now: Date, alongside: readonly TransactItem[] = []): Promise<RateCheck | undefined> {
   const active = checks.filter((check) => Number.isFinite(check.limit) && check.limit >= 0);
-  if (active.length === 0) return undefined;
+  if (active.length === 0) {
+    if (alongside.length) await db.send(new TransactWriteCommand({ TransactItems: [...alongside] }));
+    return undefined;
+  }
   try {
     await db.send(
       new TransactWriteCommand({
-        TransactItems: active.map((check) => {
+        TransactItems: [...active.map((check): TransactItem => {
           const window = rateWindow(now, check.window);
           return {
             Update: {
@@ -48,7 +57,7 @@ export async function takeRateLimits(companyId: number, checks: readonly RateChe
               ExpressionAttributeValues: { ':one': 1, ':limit': check.limit, ':expires': window.expiresAt },
             },
           };
-        }),
+        }), ...alongside],
       }),
     );
     return undefined;
@@ -56,7 +65,7 @@ export async function takeRateLimits(companyId: number, checks: readonly RateChe
     if (!(error instanceof TransactionCanceledException)) throw error;
     const reasons = error.CancellationReasons ?? [];
     const failed = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-    if (failed >= 0) return active[failed];
+    if (failed >= 0 && failed < active.length) return active[failed];
     throw error;
   }
 }

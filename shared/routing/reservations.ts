@@ -19,18 +19,21 @@ export interface NumberReservation {
   reserved_until: string;
 }
 
+/** The Put of a reservation, for a transaction that writes it with the post's log entry. */
+export function reservationPut(companyId: number, reservation: NumberReservation) {
+  return {
+    TableName: tableName,
+    Item: {
+      ...keys.numberReservation(companyId, reservation.number, reservation.caller),
+      ...reservation,
+      // Kept a day past the window for call analysis, then removed by TTL.
+      expires_at: Math.floor(Date.parse(reservation.reserved_until) / 1000) + 86400,
+    },
+  };
+}
+
 export async function reserveNumber(companyId: number, reservation: NumberReservation): Promise<void> {
-  await db.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...keys.numberReservation(companyId, reservation.number, reservation.caller),
-        ...reservation,
-        // Kept a day past the window for call analysis, then removed by TTL.
-        expires_at: Math.floor(Date.parse(reservation.reserved_until) / 1000) + 86400,
-      },
-    }),
-  );
+  await db.send(new PutCommand(reservationPut(companyId, reservation)));
 }
 
 /** The caller's live reservation of this number, if any (one GetItem). */
