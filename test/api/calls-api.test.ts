@@ -11,6 +11,8 @@ import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { expect422 } from '../fixtures/envelope.js';
 import { call as send, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
+import { clock } from '../../shared/adapters/clock.js';
+import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
 process.env.LOCAL_NUMBER_RANGE = '+17025550100..+17025550199';
 
@@ -70,7 +72,7 @@ async function endCall(callSid: string, to: string, from: string): Promise<void>
 
 /** Noon (UTC) `daysAgo` days before today: far from any day boundary. */
 function noonDaysAgo(daysAgo: number): Date {
-  return new Date(Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`) - daysAgo * DAY_MS);
+  return new Date(Date.parse(`${clock().now().toISOString().slice(0, 10)}T12:00:00Z`) - daysAgo * DAY_MS);
 }
 
 /** A finished call written straight to the table, made at noon `daysAgo` days ago. */
@@ -130,6 +132,10 @@ interface World {
 }
 
 let world: World;
+
+// Counters, caps, rollups and charges are per hour and UTC day: pinned mid-day, mid-minute so the
+// file passes at any hour.
+usePinnedClockForAll(midDayTomorrow);
 
 beforeAll(async () => {
   gateway = await startTestGateway();
@@ -232,11 +238,11 @@ describe('GET /api/v1/calls', () => {
   });
 
   it('reads further back with created_at_from and narrows with created_at_to', async () => {
-    const from = new Date(Date.now() - 45 * DAY_MS).toISOString();
+    const from = new Date(clock().now().getTime() - 45 * DAY_MS).toISOString();
     const all = await listAll(world.company, `&created_at_from=${encodeURIComponent(from)}`);
     expect(idsOf(all)).toContain(world.fortyDaysAgo);
     expect(all).toHaveLength(6);
-    const to = new Date(Date.now() - 5 * DAY_MS).toISOString();
+    const to = new Date(clock().now().getTime() - 5 * DAY_MS).toISOString();
     const old = await listAll(world.company, `&created_at_from=${encodeURIComponent(from)}&created_at_to=${encodeURIComponent(to)}`);
     expect(idsOf(old)).toEqual([world.tenDaysAgo, world.fortyDaysAgo]);
     // The same bounds read as wall-clock times of a zone.
@@ -246,9 +252,9 @@ describe('GET /api/v1/calls', () => {
   });
 
   it('filters by ended_at', async () => {
-    const to = new Date(Date.now() - 5 * DAY_MS).toISOString();
+    const to = new Date(clock().now().getTime() - 5 * DAY_MS).toISOString();
     expect(idsOf(await listAll(world.company, `&ended_at_to=${encodeURIComponent(to)}`))).toEqual([world.tenDaysAgo]);
-    const from = new Date(Date.now() - 5 * DAY_MS).toISOString();
+    const from = new Date(clock().now().getTime() - 5 * DAY_MS).toISOString();
     // The live call has not ended: it passes no ended_at bound.
     expect(idsOf(await listAll(world.company, `&ended_at_from=${encodeURIComponent(from)}`))).toEqual([world.missed, world.short, world.converted]);
   });
