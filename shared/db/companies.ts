@@ -28,7 +28,8 @@ export async function findUserToken(token: string): Promise<UserTokenItem | unde
   return result.Item as UserTokenItem | undefined;
 }
 
-async function nextGlobalId(name: string): Promise<number> {
+/** The next value of a deployment-wide sequence (company and user ids; tests hand out number ranges with it). */
+export async function nextGlobalId(name: string): Promise<number> {
   const result = await db.send(
     new UpdateCommand({
       TableName: tableName,

@@ -11,9 +11,6 @@ import { newCallSid, VOICE_TOKEN } from '../fixtures/voice.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
-// Numbers are unique across the deployment: this file buys from a range no other file uses.
-process.env.LOCAL_NUMBER_RANGE = '+15035550100..+15035550199';
-
 let gateway: TestGateway;
 const HOUR_MS = 60 * 60 * 1000;
 

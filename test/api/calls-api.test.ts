@@ -14,8 +14,6 @@ import { createThrough } from '../fixtures/records.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
-process.env.LOCAL_NUMBER_RANGE = '+17025550100..+17025550199';
-
 const TOKEN = process.env.TWILIO_AUTH_TOKEN!;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CALLER_1 = '+14155550001';

@@ -13,9 +13,6 @@ import { createThrough } from '../fixtures/records.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
-// Numbers are unique across the deployment: this file buys from a range no other file uses.
-process.env.LOCAL_NUMBER_RANGE = '+14155550100..+14155550199';
-
 const gateway = useGateway();
 // Counters, caps, rollups and charges are per hour and UTC day: pinned mid-day, mid-minute so the
 // file passes at any hour.
