@@ -557,16 +557,21 @@ describe('POST /api/v1/calls/send_key_press', () => {
 
 describe('DELETE /api/v1/calls/:id', () => {
   it('hangs up a call in progress through the carrier and records it; 422 once it is over', async () => {
+    // A company of its own: a call added to the shared world would change what the list tests see.
+    const company = await createTestCompany('calls-hangup');
+    const buyer = await createThrough(gateway, company, '/api/v1/buyers', { name: 'H', number: '+12125557031' });
+    const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'H offer', buyer_ids: [buyer.id] });
+    const number = (await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id })).number as string;
     const recorder = telephonyPort() as CallControlRecorder;
-    const live = await startLiveCall(world.number1.number, '+14155550077');
-    const reply = await send(gateway, { method: 'DELETE', path: `/api/v1/calls/${live.callId}`, authorization: world.company.authorization });
+    const live = await startLiveCall(number, '+14155550077');
+    const reply = await send(gateway, { method: 'DELETE', path: `/api/v1/calls/${live.callId}`, authorization: company.authorization });
     expect(reply.status, reply.text).toBe(200);
     expect(recorder.hungUp).toContain(live.callSid);
-    const stored = await getCall(world.company.id, live.callId);
+    const stored = await getCall(company.id, live.callId);
     expect((stored!.timeline as Array<Record<string, unknown>>).at(-1)).toMatchObject({ type: 'hangup_requested', source: 'api' });
     // The carrier confirms with its final status: the call is over.
-    await endCall(live.callSid, world.number1.number, '+14155550077');
-    const again = await send(gateway, { method: 'DELETE', path: `/api/v1/calls/${live.callId}`, authorization: world.company.authorization });
+    await endCall(live.callSid, number, '+14155550077');
+    const again = await send(gateway, { method: 'DELETE', path: `/api/v1/calls/${live.callId}`, authorization: company.authorization });
     expect422(again, { base: ['call is not in progress'] });
     expect(recorder.hungUp.filter((id) => id === live.callSid)).toHaveLength(1);
   });
