@@ -38,8 +38,9 @@ interface World {
 }
 
 const suffix = () => randomUUID().replace(/-/g, '').slice(0, 6);
-/** A caller number used by only one test of this file run. */
-const newCaller = () => `+1415555${String(1000 + Math.floor(Math.random() * 9000))}`;
+/** A caller number no other test of this file uses (a duplicate caller would change payouts). */
+let callers = 0;
+const newCaller = () => `+1415555${String(1000 + ++callers)}`;
 
 /**
  * A minimal valid create payload per registry resource (`index`: 0 for the first record of the
