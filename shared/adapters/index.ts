@@ -102,3 +102,8 @@ export function telephonyPort(): TelephonyPort {
   telephony ??= createTelephonyPort();
   return telephony;
 }
+
+
+// The clock port lives in its own module so that light modules (db, calls) can read it without
+// loading the carrier and AWS adapters above.
+export { clock, setClock } from './clock.js';

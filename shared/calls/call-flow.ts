@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../adapters/clock.js';
 import { eventsPort } from '../adapters/index.js';
 import { conversionTerms } from '../buyers/conversion-terms.js';
 import { applyCounterChange, releaseConcurrency } from '../buyers/counters.js';
@@ -191,7 +192,7 @@ async function transition<T>(
     if (!decided.save) return { result: decided.result, call, saved: false };
     const version = Number(stored.version);
     call.version = version + 1;
-    call.updated_at = new Date().toISOString();
+    call.updated_at = clock().now().toISOString();
     if (await saveCall(companyId, call, version, decided.alongside)) return { result: decided.result, call, saved: true };
     await decided.undo?.();
   }

@@ -1,5 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecret, mintKeyPair, mintUserToken, type KeyPair } from '../auth/credentials.js';
+import { clock } from '../adapters/clock.js';
 import { db, tableName } from './client.js';
 import { keys } from './keys.js';
 
@@ -27,7 +28,8 @@ export async function findUserToken(token: string): Promise<UserTokenItem | unde
   return result.Item as UserTokenItem | undefined;
 }
 
-async function nextGlobalId(name: string): Promise<number> {
+/** The next value of a deployment-wide sequence (company and user ids; tests hand out number ranges with it). */
+export async function nextGlobalId(name: string): Promise<number> {
   const result = await db.send(
     new UpdateCommand({
       TableName: tableName,
@@ -71,7 +73,7 @@ export async function ensureCompany(name: string, timeZone = 'UTC'): Promise<Com
   if (existing) return existing;
   const id = await nextGlobalId('company');
   const company: Company = { id, name, time_zone: timeZone };
-  const now = new Date().toISOString();
+  const now = clock().now().toISOString();
   await db.send(
     new TransactWriteCommand({
       TransactItems: [
@@ -98,7 +100,7 @@ export async function addApiKey(companyId: number, pair: KeyPair = mintKeyPair()
         {
           Put: {
             TableName: tableName,
-            Item: { ...keys.apiKey(pair.publicKey), ...item, created_at: new Date().toISOString() },
+            Item: { ...keys.apiKey(pair.publicKey), ...item, created_at: clock().now().toISOString() },
             ConditionExpression: 'attribute_not_exists(pk) OR company_id = :cid',
             ExpressionAttributeValues: { ':cid': companyId },
           },
@@ -113,7 +115,7 @@ export async function addApiKey(companyId: number, pair: KeyPair = mintKeyPair()
 export async function addUser(companyId: number, email: string): Promise<{ userId: number; authToken: string }> {
   const userId = await nextGlobalId('user');
   const authToken = mintUserToken();
-  const now = new Date().toISOString();
+  const now = clock().now().toISOString();
   await db.send(
     new TransactWriteCommand({
       TransactItems: [

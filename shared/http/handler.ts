@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import { clock } from '../adapters/clock.js';
 import { listEnvelope, recordEnvelope } from './envelope.js';
 import { assertResponseWithinBudget } from './response-budget.js';
 import { requestUrl } from './request-url.js';
@@ -50,7 +51,7 @@ export function createRouteGroupHandler(group: RouteGroup, operations: Operation
         pathParams: event.pathParameters ?? {},
         auth,
         requestId: context.awsRequestId,
-        now: new Date(),
+        now: clock().now(),
         url: requestUrl(event),
       });
       const response = toResponse(result);

@@ -11,6 +11,8 @@ import { allColumns } from '../../shared/resources/define.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
 import { COMMON_COLUMNS } from '../fixtures/reference.js';
+import { clock } from '../../shared/adapters/clock.js';
+import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
 /**
  * Buyers through the local gateway (api-reference.md, Buyer and Buyers): the seven endpoints,
@@ -19,6 +21,9 @@ import { COMMON_COLUMNS } from '../fixtures/reference.js';
  */
 
 const gateway = useGateway();
+// Counters, caps, rollups and charges are per hour and UTC day: pinned mid-day, mid-minute so the
+// file passes at any hour.
+usePinnedClockForAll(midDayTomorrow);
 let company: TestCompany;
 let other: TestCompany;
 
@@ -80,7 +85,7 @@ function invitations(owner: TestCompany): string[] {
  * around the full hour; one of the candidates always qualifies.
  */
 function quietZone(): string {
-  const now = DateTime.utc();
+  const now = DateTime.fromJSDate(clock().now(), { zone: 'utc' });
   const candidates = ['UTC', 'Asia/Tokyo', 'America/New_York', 'Asia/Kolkata', 'Australia/Darwin', 'America/St_Johns', 'Asia/Tehran'];
   const zone = candidates.find((name) => {
     const local = now.setZone(name);
@@ -1033,7 +1038,7 @@ describe('copy_another_buyer', () => {
 
   it('starts the copy with its own counters', async () => {
     const source = await createBuyer(company, { name: 'Source' });
-    await applyCounterChange(company.id, source.id, 'UTC', new Date(), { increments: { attempt: 4 } });
+    await applyCounterChange(company.id, source.id, 'UTC', clock().now(), { increments: { attempt: 4 } });
     const copy = await createBuyer(company, { copy_another_buyer: true, copy_buyer_id: source.id });
     expect(copy.attempt_total_used).toBe(0);
     expect((await showBuyer(company, source.id)).attempt_total_used).toBe(4);
@@ -1080,7 +1085,7 @@ describe('live counters', () => {
     const zone = quietZone();
     const buyer = await createBuyer(company, { time_zone: zone, attempt_daily_limit: 3 });
     const limits = { caps: { attempt: { daily: 3 } } };
-    for (let i = 0; i < 2; i++) expect((await reserveAttempt(company.id, buyer.id, zone, new Date(), limits)).ok).toBe(true);
+    for (let i = 0; i < 2; i++) expect((await reserveAttempt(company.id, buyer.id, zone, clock().now(), limits)).ok).toBe(true);
 
     const partway = await showBuyer(company, buyer.id);
     expect(partway).toMatchObject({
@@ -1095,10 +1100,10 @@ describe('live counters', () => {
     });
     expect(partway.last_call_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
 
-    expect((await reserveAttempt(company.id, buyer.id, zone, new Date(), limits)).ok).toBe(true);
+    expect((await reserveAttempt(company.id, buyer.id, zone, clock().now(), limits)).ok).toBe(true);
     const full = await showBuyer(company, buyer.id);
     expect(full).toMatchObject({ attempt_daily_used: 3, concurrency_cap_used: 3, maxed_out_by: 'attempt_daily_limit' });
-    expect(await reserveAttempt(company.id, buyer.id, zone, new Date(), limits)).toEqual({ ok: false, reason: 'attempt_daily_limit' });
+    expect(await reserveAttempt(company.id, buyer.id, zone, clock().now(), limits)).toEqual({ ok: false, reason: 'attempt_daily_limit' });
 
     // The list shows the same columns, and selects them.
     const [row] = await listBuyers(company, '?columns=id,attempt_daily_used,attempt_daily_limit,concurrency_cap_used,maxed_out_by');
@@ -1111,7 +1116,7 @@ describe('live counters', () => {
   it('names the concurrency cap when simultaneous calls reach it', async () => {
     const zone = quietZone();
     const buyer = await createBuyer(company, { time_zone: zone, concurrency_cap_limit: 1 });
-    expect((await reserveAttempt(company.id, buyer.id, zone, new Date(), { caps: {}, concurrency: 1 })).ok).toBe(true);
+    expect((await reserveAttempt(company.id, buyer.id, zone, clock().now(), { caps: {}, concurrency: 1 })).ok).toBe(true);
     expect(await showBuyer(company, buyer.id)).toMatchObject({ concurrency_cap_used: 1, concurrency_cap_limit: 1, maxed_out_by: 'concurrency_cap_limit' });
   });
 
@@ -1129,7 +1134,7 @@ describe('live counters', () => {
       buyer_conversion_hourly_limit: null,
       maxed_out_by: null,
     });
-    await reserveAttempt(company.id, buyer.id, zone, new Date(), { caps: { attempt: { hourly: 1 } } });
+    await reserveAttempt(company.id, buyer.id, zone, clock().now(), { caps: { attempt: { hourly: 1 } } });
     expect(await showBuyer(company, buyer.id)).toMatchObject({ attempt_hourly_used: 1, maxed_out_by: 'attempt_hourly_limit' });
     // No item in force: no hourly cap.
     const closed = await updateBuyer(company, buyer.id, { business_hours_schedule: [{ attempt_hourly_limit: 1, schedule: [] }] });
@@ -1144,7 +1149,7 @@ describe('live counters', () => {
       buyer_conversion_monthly_limit: 50,
       revenue_daily_limit: 20,
     });
-    await applyCounterChange(company.id, buyer.id, zone, new Date(), {
+    await applyCounterChange(company.id, buyer.id, zone, clock().now(), {
       increments: { attempt: 5, connection: 4, buyer_conversion: 3, revenue: 20, earned_revenue: 7.5 },
     });
     const shown = await showBuyer(company, buyer.id);
@@ -1163,8 +1168,8 @@ describe('live counters', () => {
     const idle = await createBuyer(company, { name: 'Idle', time_zone: zone });
     const busy = await createBuyer(company, { name: 'Busy', time_zone: zone });
     const some = await createBuyer(company, { name: 'Some', time_zone: zone });
-    await applyCounterChange(company.id, busy.id, zone, new Date(), { increments: { attempt: 2 } });
-    await reserveAttempt(company.id, some.id, zone, new Date(), undefined);
+    await applyCounterChange(company.id, busy.id, zone, clock().now(), { increments: { attempt: 2 } });
+    await reserveAttempt(company.id, some.id, zone, clock().now(), undefined);
     const asc = await listBuyers(company, '?order=attempt_daily_used&order_dir=asc');
     expect(asc.map((row) => [row.id, row.attempt_daily_used])).toEqual([
       [idle.id, 0],
@@ -1181,8 +1186,8 @@ describe('live counters', () => {
   it('reset_total_caps=true zeroes the total counters only', async () => {
     const zone = quietZone();
     const buyer = await createBuyer(company, { name: 'Capped', time_zone: zone });
-    await applyCounterChange(company.id, buyer.id, zone, new Date(), { increments: { attempt: 3, connection: 2, buyer_conversion: 1, revenue: 12.5, earned_revenue: 4 } });
-    await reserveAttempt(company.id, buyer.id, zone, new Date(), undefined);
+    await applyCounterChange(company.id, buyer.id, zone, clock().now(), { increments: { attempt: 3, connection: 2, buyer_conversion: 1, revenue: 12.5, earned_revenue: 4 } });
+    await reserveAttempt(company.id, buyer.id, zone, clock().now(), undefined);
 
     // false (or absent) changes nothing.
     const untouched = await updateBuyer(company, buyer.id, { reset_total_caps: 'false', name: 'Still capped' });
@@ -1204,7 +1209,7 @@ describe('live counters', () => {
     const shown = await showBuyer(company, buyer.id);
     expect(shown).toMatchObject({ attempt_total_used: 0, revenue_total_used: 0, attempt_daily_used: 4, revenue_daily_used: 12.5 });
     // Counting carries on from zero.
-    await reserveAttempt(company.id, buyer.id, zone, new Date(), undefined);
+    await reserveAttempt(company.id, buyer.id, zone, clock().now(), undefined);
     expect(await showBuyer(company, buyer.id)).toMatchObject({ attempt_total_used: 1, attempt_daily_used: 5 });
   });
 
@@ -1224,8 +1229,8 @@ describe('live counters', () => {
   it('deleting a buyer removes its counters', async () => {
     const buyer = await createBuyer(company, { name: 'Counted' });
     const kept = await createBuyer(company, { name: 'Kept' });
-    await applyCounterChange(company.id, buyer.id, 'UTC', new Date(), { increments: { attempt: 2 } });
-    await applyCounterChange(company.id, kept.id, 'UTC', new Date(), { increments: { attempt: 1 } });
+    await applyCounterChange(company.id, buyer.id, 'UTC', clock().now(), { increments: { attempt: 2 } });
+    await applyCounterChange(company.id, kept.id, 'UTC', clock().now(), { increments: { attempt: 1 } });
     expect((await readCounterItems(company.id, [buyer.id, kept.id])).size).toBe(2);
     expect((await api(company, 'DELETE', `${BUYERS}/${buyer.id}`)).status).toBe(200);
     const left = await readCounterItems(company.id, [buyer.id, kept.id]);
@@ -1237,7 +1242,7 @@ describe('live counters', () => {
     const mine = await createBuyer(company, { name: 'Mine' });
     const theirs = await createBuyer(other, { name: 'Theirs' });
     expect(theirs.id).toBe(mine.id);
-    await applyCounterChange(company.id, mine.id, 'UTC', new Date(), { increments: { attempt: 6 } });
+    await applyCounterChange(company.id, mine.id, 'UTC', clock().now(), { increments: { attempt: 6 } });
     expect((await showBuyer(company, mine.id)).attempt_total_used).toBe(6);
     expect((await showBuyer(other, theirs.id)).attempt_total_used).toBe(0);
   });
@@ -1344,7 +1349,7 @@ describe('ordering', () => {
     const calls = ['2026-01-03T10:00:00.000Z', '2026-01-01T10:00:00.000Z', '2026-01-04T10:00:00.000Z', '2026-01-02T10:00:00.000Z'];
     for (const [index, buyer] of created.entries()) {
       const increments = Object.fromEntries(METRICS.map((metric) => [metric, amounts[metric][index]!]));
-      const result = await applyCounterChange(company.id, buyer.id, specs[index]!.time_zone, new Date(), { increments, at: calls[index] });
+      const result = await applyCounterChange(company.id, buyer.id, specs[index]!.time_zone, clock().now(), { increments, at: calls[index] });
       expect(result.ok).toBe(true);
     }
     const ids = created.map((buyer) => buyer.id as number);
@@ -1403,8 +1408,8 @@ describe('ordering', () => {
     expect((await listBuyers(company, '?order=tier&order_dir=asc')).map((row) => row.id)).toEqual([low.id, high.id, blank.id]);
     expect((await listBuyers(company, '?order=tier&order_dir=desc')).map((row) => row.id)).toEqual([high.id, low.id, blank.id]);
     // Most recently called first; a buyer never called comes after every called one.
-    await applyCounterChange(company.id, low.id, zone, new Date(), { increments: { attempt: 1 }, at: '2026-01-01T00:00:00.000Z' });
-    await applyCounterChange(company.id, high.id, zone, new Date(), { increments: { attempt: 1 }, at: '2026-02-01T00:00:00.000Z' });
+    await applyCounterChange(company.id, low.id, zone, clock().now(), { increments: { attempt: 1 }, at: '2026-01-01T00:00:00.000Z' });
+    await applyCounterChange(company.id, high.id, zone, clock().now(), { increments: { attempt: 1 }, at: '2026-02-01T00:00:00.000Z' });
     expect((await listBuyers(company, '?order=last_call_at&order_dir=desc')).map((row) => row.id)).toEqual([high.id, low.id, blank.id]);
     expect((await listBuyers(company, '?order=last_call_at&order_dir=asc')).map((row) => row.id)).toEqual([low.id, high.id, blank.id]);
   });
@@ -1507,7 +1512,7 @@ describe('CSV', () => {
     const offerId = await createOffer(company);
     const first = await createBuyer(company, fullCreateInput(offerId));
     const second = await createBuyer(company, { name: 'Comma, "quoted"', paused: true });
-    await applyCounterChange(company.id, second.id, 'UTC', new Date(), { increments: { attempt: 2 } });
+    await applyCounterChange(company.id, second.id, 'UTC', clock().now(), { increments: { attempt: 2 } });
     const reply = await api(company, 'GET', `${BUYERS}.csv`);
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toMatch(/^text\/csv/);

@@ -11,11 +11,13 @@ import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, eventsOfCall, newCallSid, showBuyer, VOICE_BASE, VOICE_TOKEN } from '../fixtures/voice.js';
-
-// Numbers are unique across the deployment: this file buys from a range no other file uses.
-process.env.LOCAL_NUMBER_RANGE = '+17185550100..+17185550199';
+import { clock } from '../../shared/adapters/clock.js';
+import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
 const gateway = useGateway();
+// Counters, caps, rollups and charges are per hour and UTC day: pinned mid-day, mid-minute so the
+// file passes at any hour.
+usePinnedClockForAll(midDayTomorrow);
 
 const CALLER = '+14155552671';
 const OTHER_CALLER = '+14155552672';
@@ -117,7 +119,7 @@ describe('buyer conversion', () => {
 
     // The timeframe is measured from the last payment for this caller: move it an hour and a second back.
     const paid = keys.lastConversion(company.id, `b${String(buyers[0]!.id)}`, CALLER);
-    await db.send(new PutCommand({ TableName: tableName, Item: { ...paid, paid_at: new Date(Date.now() - 3601_000).toISOString() } }));
+    await db.send(new PutCommand({ TableName: tableName, Item: { ...paid, paid_at: new Date(clock().now().getTime() - 3601_000).toISOString() } }));
     const later = await stored(company, await simulate(number, [ANSWER(45)]));
     expect(later).toMatchObject({ buyer_converted: true, revenue: 25 });
     expect(await showBuyer(gateway, company, buyers[0]!.id)).toMatchObject({ attempt_daily_used: 4, buyer_conversion_daily_used: 3, revenue_daily_used: 75 });
@@ -243,7 +245,7 @@ describe('ping/post reservations', () => {
       inbound_webhook_id: webhook.id,
       offer_id: offer.id,
       traffic_source_id: null,
-      reserved_until: new Date(Date.now() - 1000).toISOString(),
+      reserved_until: new Date(clock().now().getTime() - 1000).toISOString(),
     });
     const result = await simulate(number, [ANSWER(20)]);
     expect(result.dialed).toEqual([buyerNumber(0)]);
@@ -293,9 +295,9 @@ describe('traffic source payouts', () => {
   it('moves a percentage payout with the revenue when the revenue is changed later, unless a payout is given', async () => {
     const { company, number } = await withPayout({ payout_type: 'buyer_conversion_percent', revenue_percentage: 25 });
     const result = await simulate(number, [ANSWER(90)]);
-    await adjustCall(company.id, result.callId!, { revenue: 80 }, new Date());
+    await adjustCall(company.id, result.callId!, { revenue: 80 }, clock().now());
     expect(await stored(company, result)).toMatchObject({ revenue: 80, payout: 20, traffic_source_payout: 20, profit: 60 });
-    await adjustCall(company.id, result.callId!, { revenue: 100, payout: 5 }, new Date());
+    await adjustCall(company.id, result.callId!, { revenue: 100, payout: 5 }, clock().now());
     expect(await stored(company, result)).toMatchObject({ revenue: 100, payout: 5, traffic_source_payout: 5, profit: 95 });
   });
 });

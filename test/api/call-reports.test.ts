@@ -8,9 +8,8 @@ import { call, startTestGateway, type TestGateway } from '../fixtures/gateway.js
 import { expect422 } from '../fixtures/envelope.js';
 import { createThrough } from '../fixtures/records.js';
 import { newCallSid, VOICE_TOKEN } from '../fixtures/voice.js';
-
-// Numbers are unique across the deployment: this file buys from a range no other file uses.
-process.env.LOCAL_NUMBER_RANGE = '+15035550100..+15035550199';
+import { clock } from '../../shared/adapters/clock.js';
+import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
 let gateway: TestGateway;
 const HOUR_MS = 60 * 60 * 1000;
@@ -34,7 +33,7 @@ let world: World;
  * no buyer, converted on dial, with usd and percentage payouts; then one call's revenue changed.
  */
 async function buildWorld(): Promise<World> {
-  const started = Date.now();
+  const started = clock().now().getTime();
   const company = await createTestCompany('reports');
   const create = (path: string, json: Record<string, unknown>) => createThrough(gateway, company, path, json);
   const source = await create('/api/v1/traffic_sources', { name: 'Search ads' });
@@ -71,7 +70,7 @@ async function buildWorld(): Promise<World> {
     callIds.push(id!);
   }
   // An update after the call ended moves the rollups by the difference.
-  await adjustCall(company.id, callIds[0]!, { revenue: 55.5 }, new Date());
+  await adjustCall(company.id, callIds[0]!, { revenue: 55.5 }, clock().now());
 
   const names = {
     offer: new Map([main, closed, dial].map((offer) => [String(offer.id), offer.name as string])),
@@ -81,8 +80,12 @@ async function buildWorld(): Promise<World> {
     converted: new Map<string, string>(),
   };
   const from = new Date(Math.floor(started / HOUR_MS) * HOUR_MS).toISOString();
-  return { company, names, callIds, from, to: new Date(Date.now() + 1000).toISOString() };
+  return { company, names, callIds, from, to: new Date(clock().now().getTime() + 1000).toISOString() };
 }
+
+// Counters, caps, rollups and charges are per hour and UTC day: pinned mid-day, mid-minute so the
+// file passes at any hour.
+usePinnedClockForAll(midDayTomorrow);
 
 beforeAll(async () => {
   gateway = await startTestGateway();

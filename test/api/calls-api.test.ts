@@ -11,8 +11,8 @@ import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { expect422 } from '../fixtures/envelope.js';
 import { call as send, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
-
-process.env.LOCAL_NUMBER_RANGE = '+17025550100..+17025550199';
+import { clock } from '../../shared/adapters/clock.js';
+import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
 const TOKEN = process.env.TWILIO_AUTH_TOKEN!;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -70,7 +70,7 @@ async function endCall(callSid: string, to: string, from: string): Promise<void>
 
 /** Noon (UTC) `daysAgo` days before today: far from any day boundary. */
 function noonDaysAgo(daysAgo: number): Date {
-  return new Date(Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`) - daysAgo * DAY_MS);
+  return new Date(Date.parse(`${clock().now().toISOString().slice(0, 10)}T12:00:00Z`) - daysAgo * DAY_MS);
 }
 
 /** A finished call written straight to the table, made at noon `daysAgo` days ago. */
@@ -130,6 +130,10 @@ interface World {
 }
 
 let world: World;
+
+// Counters, caps, rollups and charges are per hour and UTC day: pinned mid-day, mid-minute so the
+// file passes at any hour.
+usePinnedClockForAll(midDayTomorrow);
 
 beforeAll(async () => {
   gateway = await startTestGateway();
@@ -232,11 +236,11 @@ describe('GET /api/v1/calls', () => {
   });
 
   it('reads further back with created_at_from and narrows with created_at_to', async () => {
-    const from = new Date(Date.now() - 45 * DAY_MS).toISOString();
+    const from = new Date(clock().now().getTime() - 45 * DAY_MS).toISOString();
     const all = await listAll(world.company, `&created_at_from=${encodeURIComponent(from)}`);
     expect(idsOf(all)).toContain(world.fortyDaysAgo);
     expect(all).toHaveLength(6);
-    const to = new Date(Date.now() - 5 * DAY_MS).toISOString();
+    const to = new Date(clock().now().getTime() - 5 * DAY_MS).toISOString();
     const old = await listAll(world.company, `&created_at_from=${encodeURIComponent(from)}&created_at_to=${encodeURIComponent(to)}`);
     expect(idsOf(old)).toEqual([world.tenDaysAgo, world.fortyDaysAgo]);
     // The same bounds read as wall-clock times of a zone.
@@ -246,9 +250,9 @@ describe('GET /api/v1/calls', () => {
   });
 
   it('filters by ended_at', async () => {
-    const to = new Date(Date.now() - 5 * DAY_MS).toISOString();
+    const to = new Date(clock().now().getTime() - 5 * DAY_MS).toISOString();
     expect(idsOf(await listAll(world.company, `&ended_at_to=${encodeURIComponent(to)}`))).toEqual([world.tenDaysAgo]);
-    const from = new Date(Date.now() - 5 * DAY_MS).toISOString();
+    const from = new Date(clock().now().getTime() - 5 * DAY_MS).toISOString();
     // The live call has not ended: it passes no ended_at bound.
     expect(idsOf(await listAll(world.company, `&ended_at_from=${encodeURIComponent(from)}`))).toEqual([world.missed, world.short, world.converted]);
   });
@@ -553,16 +557,21 @@ describe('POST /api/v1/calls/send_key_press', () => {
 
 describe('DELETE /api/v1/calls/:id', () => {
   it('hangs up a call in progress through the carrier and records it; 422 once it is over', async () => {
+    // A company of its own: a call added to the shared world would change what the list tests see.
+    const company = await createTestCompany('calls-hangup');
+    const buyer = await createThrough(gateway, company, '/api/v1/buyers', { name: 'H', number: '+12125557031' });
+    const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'H offer', buyer_ids: [buyer.id] });
+    const number = (await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id })).number as string;
     const recorder = telephonyPort() as CallControlRecorder;
-    const live = await startLiveCall(world.number1.number, '+14155550077');
-    const reply = await send(gateway, { method: 'DELETE', path: `/api/v1/calls/${live.callId}`, authorization: world.company.authorization });
+    const live = await startLiveCall(number, '+14155550077');
+    const reply = await send(gateway, { method: 'DELETE', path: `/api/v1/calls/${live.callId}`, authorization: company.authorization });
     expect(reply.status, reply.text).toBe(200);
     expect(recorder.hungUp).toContain(live.callSid);
-    const stored = await getCall(world.company.id, live.callId);
+    const stored = await getCall(company.id, live.callId);
     expect((stored!.timeline as Array<Record<string, unknown>>).at(-1)).toMatchObject({ type: 'hangup_requested', source: 'api' });
     // The carrier confirms with its final status: the call is over.
-    await endCall(live.callSid, world.number1.number, '+14155550077');
-    const again = await send(gateway, { method: 'DELETE', path: `/api/v1/calls/${live.callId}`, authorization: world.company.authorization });
+    await endCall(live.callSid, number, '+14155550077');
+    const again = await send(gateway, { method: 'DELETE', path: `/api/v1/calls/${live.callId}`, authorization: company.authorization });
     expect422(again, { base: ['call is not in progress'] });
     expect(recorder.hungUp.filter((id) => id === live.callSid)).toHaveLength(1);
   });

@@ -8,8 +8,6 @@ import { createTestCompany } from '../fixtures/company.js';
 import { call as httpCall, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 
-process.env.LOCAL_NUMBER_RANGE = '+13125550100..+13125550199';
-
 const gateway = useGateway();
 
 const TOKEN = process.env.TWILIO_AUTH_TOKEN!;

@@ -9,8 +9,6 @@ import { keys } from '../../shared/db/keys.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call as send, startTestGateway, type TestGateway } from '../fixtures/gateway.js';
 
-process.env.LOCAL_NUMBER_RANGE = '+17025550300..+17025550399';
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CALLS_IN_DAY = 1000;
 const STATUSES = ['completed', 'completed', 'completed', 'no_answer', 'no_buyer', 'canceled'] as const;

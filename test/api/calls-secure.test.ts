@@ -10,8 +10,6 @@ import { expect422 } from '../fixtures/envelope.js';
 import { call as send, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 
-process.env.LOCAL_NUMBER_RANGE = '+17025550200..+17025550299';
-
 const TOKEN = process.env.TWILIO_AUTH_TOKEN!;
 const sid = () => `CA${randomUUID().replace(/-/g, '')}`;
 

@@ -5,8 +5,13 @@ import { createRecord, nextId } from '../../shared/db/records.js';
 import { createTestCompany, createTestUser, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
+import { clock } from '../../shared/adapters/clock.js';
+import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
 const gateway = useGateway();
+// Counters, caps and rate limits are per minute, hour and UTC day: pinned mid-day, mid-minute so
+// the file passes at any hour.
+usePinnedClockForAll(midDayTomorrow);
 
 const vanity = () => `ping-${randomUUID().slice(0, 8)}`;
 
@@ -75,7 +80,7 @@ describe('POST /api/v1/inbound_webhooks/ping/:vanity_uri', () => {
     // Tier 0 buyers (either order, by weight) before the tier 1 buyer.
     expect(body.buyers.map((b: any) => b.buyer_id).slice(0, 2).sort()).toEqual([buyers[1]!.id, buyers[2]!.id].sort());
     expect(body.buyers[2]).toEqual({ buyer_id: buyers[0]!.id, name: 'Tier one', bid: 10, ping_id: `${body.ping_id}-${buyers[0]!.id}` });
-    expect(Date.parse(body.expires_at) - Date.now()).toBeGreaterThan(60_000);
+    expect(Date.parse(body.expires_at) - clock().now().getTime()).toBeGreaterThan(60_000);
   });
 
   it('accepts GET with query parameters and form bodies too', async () => {
@@ -175,7 +180,7 @@ describe('POST /api/v1/inbound_webhooks/ping/:vanity_uri', () => {
 
   it('keeps the concurrency buffer free on pings', async () => {
     const { company, webhook, buyers } = await setup({ concurrency_cap_buffer_percent: 50 }, [{ concurrency_cap_limit: 4 }, { paused: true }, { paused: true }]);
-    const now = new Date();
+    const now = clock().now();
     for (let i = 0; i < 2; i++) await reserveAttempt(company.id, buyers[0]!.id, 'UTC', now, { caps: {}, concurrency: 4 });
     // 2 of 4 in use: half the cap is kept for calls already promised, so the buyer is full for pings.
     expect((await ping(webhook.vanity_uri)).body.success).toBe(false);
@@ -225,7 +230,7 @@ describe('GET /api/v1/inbound_webhook_logs', () => {
 
   it('keeps a log entry bounded however many buyers are left out, with the full count', async () => {
     const company = await createTestCompany('ping-many');
-    const now = new Date().toISOString();
+    const now = clock().now().toISOString();
     const ids: number[] = [];
     for (let i = 0; i < 300; i++) {
       const id = await nextId(company.id, 'buyers');

@@ -10,11 +10,13 @@ import { findReservation } from '../../shared/routing/reservations.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
-
-// Numbers are unique across the deployment: this file buys from a range no other file uses.
-process.env.LOCAL_NUMBER_RANGE = '+14155550100..+14155550199';
+import { clock } from '../../shared/adapters/clock.js';
+import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
 const gateway = useGateway();
+// Counters, caps, rollups and charges are per hour and UTC day: pinned mid-day, mid-minute so the
+// file passes at any hour.
+usePinnedClockForAll(midDayTomorrow);
 
 const CALLER = '+14155552671';
 
@@ -42,7 +44,7 @@ describe('POST /api/v1/inbound_webhooks/post/:vanity_uri', () => {
     expect(reply.body).toMatchObject({ success: true, status: 200, errors: {}, caller_id: CALLER, expires_in_seconds: 180 });
     expect(numbers).toContain(reply.body.phone_number);
     expect(reply.body.phone_number).toMatch(/^\+\d{10,15}$/);
-    const reservation = await findReservation(company.id, reply.body.phone_number, CALLER, new Date());
+    const reservation = await findReservation(company.id, reply.body.phone_number, CALLER, clock().now());
     expect(reservation?.buyer_ids.sort()).toEqual(buyers.map((b) => b.id).sort());
     // The window ends when the answer says.
     expect(await findReservation(company.id, reply.body.phone_number, CALLER, new Date(Date.parse(reply.body.expires_at) + 1000))).toBeUndefined();
@@ -53,7 +55,7 @@ describe('POST /api/v1/inbound_webhooks/post/:vanity_uri', () => {
     const pinged = (await ping(webhook.vanity_uri, `?caller_id=${encodeURIComponent(CALLER)}&state=CA`)).body;
     const chosen = pinged.buyers.find((b: any) => b.buyer_id === buyers[1]!.id);
     const reply = await post(webhook.vanity_uri, { ping_id: chosen.ping_id, caller_id: CALLER });
-    const reservation = await findReservation(company.id, reply.body.phone_number, CALLER, new Date());
+    const reservation = await findReservation(company.id, reply.body.phone_number, CALLER, clock().now());
     expect(reservation).toMatchObject({ buyer_ids: [buyers[1]!.id], tokens: { state: 'CA' }, inbound_webhook_id: webhook.id });
   });
 
@@ -84,7 +86,7 @@ describe('POST /api/v1/inbound_webhooks/post/:vanity_uri', () => {
 
   it('answers an expired ping id with 410', async () => {
     const { company, webhook } = await setup();
-    const past = new Date(Date.now() - 10 * 60 * 1000);
+    const past = new Date(clock().now().getTime() - 10 * 60 * 1000);
     const id = timeSortableId(past.getTime());
     await putDayRecord(company.id, 'inbound_webhook_logs', {
       id,
@@ -117,7 +119,7 @@ describe('POST /api/v1/inbound_webhooks/post/:vanity_uri', () => {
     const pinged = (await ping(webhook.vanity_uri)).body;
     const reply = await post(webhook.vanity_uri, { ping_id: pinged.ping_id, caller_id: CALLER });
     expect(reply.body).toMatchObject({ success: true, test_mode: true });
-    expect(await findReservation(company.id, reply.body.phone_number, CALLER, new Date())).toBeUndefined();
+    expect(await findReservation(company.id, reply.body.phone_number, CALLER, clock().now())).toBeUndefined();
   });
 
   it('logs the post next to its ping', async () => {
@@ -142,20 +144,20 @@ describe('caps under concurrent ping, post and call start', () => {
         const pinged = (await ping(webhook.vanity_uri, `?caller_id=${encodeURIComponent(caller)}`)).body;
         if (!pinged.success) return undefined;
         const posted = (await post(webhook.vanity_uri, { ping_id: pinged.ping_id, caller_id: caller })).body;
-        const reservation = await findReservation(company.id, posted.phone_number, caller, new Date());
+        const reservation = await findReservation(company.id, posted.phone_number, caller, clock().now());
         // The call arrives: claim a buyer from the reservation, as the call state machine will.
-        const claim = await claimBuyer(company.id, new Set(reservation!.buyer_ids), { now: new Date(), tokens: reservation!.tokens as Record<string, string> }, seededRandom(index));
+        const claim = await claimBuyer(company.id, new Set(reservation!.buyer_ids), { now: clock().now(), tokens: reservation!.tokens as Record<string, string> }, seededRandom(index));
         return claim.buyer;
       }),
     );
     const claimed = flows.filter((buyerClaimed) => buyerClaimed !== undefined);
     expect(claimed).toHaveLength(5);
-    const counters = () => readCounterItems(company.id, [buyer.id]).then((items) => currentCounters(items.get(buyer.id), periodKeys(new Date(), 'UTC')));
+    const counters = () => readCounterItems(company.id, [buyer.id]).then((items) => currentCounters(items.get(buyer.id), periodKeys(clock().now(), 'UTC')));
     expect((await counters()).concurrency).toBe(5);
     expect((await counters()).attempt.daily).toBe(5);
 
     // The calls end: concurrency is released and the counts tell the truth.
-    for (const claim of claimed) await releaseClaim(company.id, claim!, new Date());
+    for (const claim of claimed) await releaseClaim(company.id, claim!, clock().now());
     expect(await counters()).toMatchObject({ concurrency: 0, attempt: { daily: 5, total: 5 } });
   });
 
@@ -170,14 +172,14 @@ describe('caps under concurrent ping, post and call start', () => {
         if (!pinged.success) return;
         const posted = (await post(webhook.vanity_uri, { ping_id: pinged.ping_id, caller_id: caller })).body;
         if (!posted.success) return;
-        const claim = await claimBuyer(company.id, new Set(posted.buyer_ids as number[]), { now: new Date(), tokens: {} }, seededRandom(index));
+        const claim = await claimBuyer(company.id, new Set(posted.buyer_ids as number[]), { now: clock().now(), tokens: {} }, seededRandom(index));
         if (claim.buyer) {
           started += 1;
-          await releaseClaim(company.id, claim.buyer, new Date());
+          await releaseClaim(company.id, claim.buyer, clock().now());
         }
       }),
     );
-    const counters = currentCounters((await readCounterItems(company.id, [buyer.id])).get(buyer.id), periodKeys(new Date(), 'UTC'));
+    const counters = currentCounters((await readCounterItems(company.id, [buyer.id])).get(buyer.id), periodKeys(clock().now(), 'UTC'));
     expect(started).toBeLessThanOrEqual(20);
     expect(counters.attempt.daily).toBe(started);
     expect(counters.concurrency).toBe(0);

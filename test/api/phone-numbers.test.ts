@@ -7,14 +7,16 @@ import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
 import { COMMON_COLUMNS } from '../fixtures/reference.js';
 import { expect422 } from '../fixtures/envelope.js';
+import { fileNumberRange } from '../fixtures/number-range.js';
 
 /**
  * Tracking numbers through the local gateway, bought from the local number range. Numbers are
- * unique across the deployment, so this file has a range of its own (other files running in
- * parallel use others), and each test works out the numbers it expects from a search it makes.
+ * unique across the deployment, so this file has a range of its own (test/fixtures/number-range.ts),
+ * and each test works out the numbers it expects from a search it makes.
  */
-process.env.LOCAL_NUMBER_RANGE = '+16465550100..+16465550199';
-
+const range = fileNumberRange();
+/** The last four digits of the range's `index`-th number (what `contains` searches match). */
+const line = (index: number) => range.number(index).slice(-4);
 const gateway = useGateway();
 let company: TestCompany;
 let other: TestCompany;
@@ -85,17 +87,17 @@ describe('GET /api/v1/phone_numbers/search', () => {
     expect(reply.body.phone_numbers).toHaveLength(3);
     for (const entry of reply.body.phone_numbers as object[]) {
       expect(Object.keys(entry)).toEqual(['number']);
-      expect((entry as { number: string }).number).toMatch(/^\+164655501\d\d$/);
+      expect((entry as { number: string }).number).toMatch(new RegExp(`^\\+1${range.areaCode}555\\d{4}$`));
     }
   });
 
   it('filters by area_code and contains, and answers bare with root=false', async () => {
-    expect(await search(company, 'contains=0199')).toEqual(['+16465550199']);
-    expect(await search(company, 'contains=01*9&per_page=50')).toContain('+16465550189');
-    expect(await search(company, 'area_code=212')).toEqual([]);
-    expect(await search(company, 'area_code=646&per_page=2')).toHaveLength(2);
-    const bare = await call(gateway, { path: `${PATH}/search?contains=0199&root=false`, authorization: company.authorization });
-    expect(bare.body).toEqual([{ number: '+16465550199' }]);
+    expect(await search(company, `contains=${line(99)}`)).toEqual([range.number(99)]);
+    expect(await search(company, `contains=${line(89).slice(0, 2)}*9&per_page=50`)).toContain(range.number(89));
+    expect(await search(company, `area_code=${range.otherAreaCode}`)).toEqual([]);
+    expect(await search(company, `area_code=${range.areaCode}&per_page=2`)).toHaveLength(2);
+    const bare = await call(gateway, { path: `${PATH}/search?contains=${line(99)}&root=false`, authorization: company.authorization });
+    expect(bare.body).toEqual([{ number: range.number(99) }]);
   });
 
   it('validates its parameters and needs credentials', async () => {
@@ -144,10 +146,10 @@ describe('buying a number (create)', () => {
 
   it('normalises a number written with spaces and punctuation to E.164', async () => {
     const offerId = await createOffer(company);
-    const [free] = await search(company, 'contains=0198');
-    expect(free).toBe('+16465550198');
-    const record = await buy(company, { number: '+1 (646) 555-0198', offer_id: offerId });
-    expect(record.number).toBe('+16465550198');
+    const [free] = await search(company, `contains=${line(98)}`);
+    expect(free).toBe(range.number(98));
+    const record = await buy(company, { number: `+1 (${range.areaCode}) 555-${line(98)}`, offer_id: offerId });
+    expect(record.number).toBe(range.number(98));
   });
 
   it('buys the first free number when none is named, in the area code asked', async () => {
@@ -155,11 +157,11 @@ describe('buying a number (create)', () => {
     const [first] = await search(company, 'per_page=1');
     const automatic = await buy(company, { offer_id: offerId });
     expect(automatic.number).toBe(first);
-    const [next] = await search(company, 'area_code=646&per_page=1');
+    const [next] = await search(company, `area_code=${range.areaCode}&per_page=1`);
     expect(next).not.toBe(first);
-    expect((await buy(company, { offer_id: offerId, area_code: '646' })).number).toBe(next);
-    expect422(await call(gateway, { method: 'POST', path: PATH, authorization: company.authorization, json: { offer_id: offerId, area_code: '212' } }), {
-      number: ['no number is available in area code 212'],
+    expect((await buy(company, { offer_id: offerId, area_code: range.areaCode })).number).toBe(next);
+    expect422(await call(gateway, { method: 'POST', path: PATH, authorization: company.authorization, json: { offer_id: offerId, area_code: range.otherAreaCode } }), {
+      number: [`no number is available in area code ${range.otherAreaCode}`],
     });
     expect(await count(company)).toBe(2);
   });
@@ -272,7 +274,7 @@ describe('changing a number (update)', () => {
     const otherOffer = await createOffer(other);
     const bought = await buy(company, { offer_id: offerId });
     const put = (json: Record<string, unknown>) => call(gateway, { method: 'PUT', path: `${PATH}/${bought.id}`, authorization: company.authorization, json });
-    expect422(await put({ number: '+16465550197' }), { number: ['cannot be changed: buy another number and delete this one'] });
+    expect422(await put({ number: range.number(97) }), { number: ['cannot be changed: buy another number and delete this one'] });
     expect422(await put({ offer_id: otherOffer }), { offer_id: [`does not exist: ${otherOffer}`] });
     expect(await findNumber(bought.number as string)).toMatchObject({ company_id: company.id, offer_id: offerId });
     const shown = await call(gateway, { path: `${PATH}/${bought.id}`, authorization: company.authorization });
@@ -283,17 +285,17 @@ describe('changing a number (update)', () => {
 describe('releasing a number (delete)', () => {
   it('removes the record and lookup, releases it at the provider, and makes it searchable and buyable again', async () => {
     const offerId = await createOffer(company);
-    const [number] = await search(company, 'contains=0196');
-    expect(number).toBe('+16465550196');
+    const [number] = await search(company, `contains=${line(96)}`);
+    expect(number).toBe(range.number(96));
     const bought = await buy(company, { number, offer_id: offerId });
-    expect(await search(company, 'contains=0196')).toEqual([]);
+    expect(await search(company, `contains=${line(96)}`)).toEqual([]);
 
     const reply = await call(gateway, { method: 'DELETE', path: `${PATH}/${bought.id}`, authorization: company.authorization });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body.phone_number).toMatchObject({ id: bought.id, number });
-    expect(provider().releases).toContainEqual({ provider_id: 'LOCAL16465550196', number });
+    expect(provider().releases).toContainEqual({ provider_id: `LOCAL${range.number(96).slice(1)}`, number });
     expect(await findNumber(number!)).toBeUndefined();
-    expect(await search(company, 'contains=0196')).toEqual([number]);
+    expect(await search(company, `contains=${line(96)}`)).toEqual([number]);
     expect((await call(gateway, { path: `${PATH}/${bought.id}`, authorization: company.authorization })).status).toBe(404);
     expect(await count(company)).toBe(0);
 

@@ -8,10 +8,8 @@ import { expect422 } from '../fixtures/envelope.js';
 /**
  * Number pools through the local gateway: the six operations, the numbers they show (from the
  * numbers that name them), the lookups routing uses, and what deleting a pool does to its numbers.
- * Numbers come from a range of this file's own (numbers are unique across the deployment).
+ * Numbers come from a range of this file's own (test/fixtures/number-range.ts).
  */
-process.env.LOCAL_NUMBER_RANGE = '+12125550100..+12125550199';
-
 const gateway = useGateway();
 let company: TestCompany;
 let other: TestCompany;

@@ -5,11 +5,13 @@ import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, eventsOfCall, newCallSid, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
-
-// Numbers are unique across the deployment: this file buys from a range no other file uses.
-process.env.LOCAL_NUMBER_RANGE = '+13055550100..+13055550199';
+import { clock } from '../../shared/adapters/clock.js';
+import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
 const gateway = useGateway();
+// Counters, caps, rollups and charges are per hour and UTC day: pinned mid-day, mid-minute so the
+// file passes at any hour.
+usePinnedClockForAll(midDayTomorrow);
 
 const CALLER = '+14155552671';
 const XML = '<?xml version="1.0" encoding="UTF-8"?>';

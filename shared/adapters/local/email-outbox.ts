@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmailMessage, EmailPort } from '../../ports/email.js';
+import { clock } from '../clock.js';
 
 /**
  * The local e-mail adapter: nothing leaves the machine. Every message is kept in memory (tests
@@ -15,7 +16,7 @@ export class EmailOutbox implements EmailPort {
   }
 
   async send(message: EmailMessage): Promise<void> {
-    const entry = { ...message, sent_at: new Date().toISOString() };
+    const entry = { ...message, sent_at: clock().now().toISOString() };
     this.sent.push(entry);
     if (this.folder) appendFileSync(join(this.folder, 'emails.jsonl'), `${JSON.stringify(entry)}\n`);
   }

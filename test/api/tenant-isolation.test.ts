@@ -1,0 +1,445 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routeKey, routes, type RouteDefinition } from '../../shared/http/routes.js';
+import { simulateCall, type SimulationResult } from '../../shared/local/call-simulator.js';
+import { resources } from '../../shared/resources/registry.js';
+import type { ResourceDefinition } from '../../shared/resources/define.js';
+import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
+import { createTestCompany, type TestCompany } from '../fixtures/company.js';
+import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
+import { createThrough } from '../fixtures/records.js';
+import { VOICE_TOKEN } from '../fixtures/voice.js';
+
+/**
+ * Companies stay apart. Two companies A and B hold records of every resource of the registry
+ * with overlapping ids (A has ids 1 to 3, B has 1, and may make a 2nd while probed), calls, pings, logs, a blacklist entry and a
+ * reservation. Then every basic-auth route of the route table is called by B with A's ids, uuids
+ * and values: B gets 404 for A's records (or its own record when the id is one both have), and
+ * no answer of B's ever contains a value only A has. The route table drives the test: a route
+ * added later fails it until it is probed here or listed in EXEMPT with the reason.
+ */
+const gateway = useGateway();
+// One pinned minute for the whole file: the rate-limit probe counts pings per minute.
+usePinnedClockForAll(midDayTomorrow);
+
+/** Basic-auth routes this test does not call as B, and why. */
+const EXEMPT: Record<string, string> = {
+  'GET /api/v1/collections/{type}': 'reference data (time zones, countries...) that no company owns',
+};
+
+type Row = Record<string, any>;
+
+interface World {
+  company: TestCompany;
+  mark: string;
+  /** The records this company created, per resource, in order (ids 1 to 3 for A; 1 for B). */
+  made: Record<string, Row[]>;
+  calls: SimulationResult[];
+}
+
+const suffix = () => randomUUID().replace(/-/g, '').slice(0, 6);
+/** A caller number no other test of this file uses (a duplicate caller would change payouts). */
+let callers = 0;
+const newCaller = () => `+1415555${String(1000 + ++callers)}`;
+
+/**
+ * A minimal valid create payload per registry resource (`index`: 0 for the first record of the
+ * company, 1 for the second). A resource added to the registry needs an entry here, or the
+ * coverage test fails.
+ */
+const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
+  traffic_sources: (w) => ({ name: `${w.mark} source` }),
+  buyers: (w, index) => ({
+    name: `${w.mark} buyer`,
+    number: `+1212555${w.mark === A_MARK() ? 1 : 2}${String(index).padStart(3, '0')}`,
+    // The first buyers of A and B share a user_buyer_id; A's second has one of its own.
+    user_buyer_id: index === 0 ? SHARED_USER_BUYER_ID : `${w.mark}-ubid${index}`,
+    current_conversion_revenue: 20,
+    current_conversion_duration: 30,
+    current_conversion_duplicate_timeframe: 3600,
+  }),
+  buyer_groups: (w) => ({ name: `${w.mark} group`, buyer_ids: [w.made.buyers![0]!.id] }),
+  offers: (w) => ({ name: `${w.mark} offer`, buyer_ids: [w.made.buyers![0]!.id] }),
+  offer_conversions: (w) => ({ name: `${w.mark} payout`, offer_id: w.made.offers![0]!.id, payout_type: 'usd', payout: 5, duration: 30, duplicate_timeframe: 3600 }),
+  ring_pools: (w) => ({ name: `${w.mark} pool`, offer_id: w.made.offers![0]!.id }),
+  phone_numbers: (w) => ({ name: `${w.mark} number`, offer_id: w.made.offers![0]!.id }),
+  inbound_webhooks: (w, index) => ({ vanity_uri: `${w.mark}-${index}`, offer_id: w.made.offers![0]!.id, ...(index === 0 ? { rate_limit_per_minute: 1 } : {}) }),
+  subscriptions: (w) => ({ target_url: `https://${w.mark}.example.com/hook`, event: 'new_call' }),
+  integrations: () => ({ integration_type: 'crm_one' }),
+  unblock_contact_jobs: (w) => ({ description: `${w.mark} job` }),
+  webhook_manual_fires: () => ({ outgoing_webhook_id: 3 }),
+  access_control_lists: (w) => ({ name: `${w.mark} acl` }),
+};
+
+const SHARED_USER_BUYER_ID = `shared-${suffix()}`;
+let a: World;
+let b: World;
+const A_MARK = () => a.mark;
+
+const creatable = resources.filter((resource) => resource.operations.includes('create'));
+const createPathOf = (resource: ResourceDefinition) => (resource.createPath ?? `/api/v1/${resource.name}`).replace('{id}', '0');
+
+async function createRecords(world: World, count: number): Promise<void> {
+  for (const name of Object.keys(PAYLOADS)) {
+    const resource = creatable.find((candidate) => candidate.name === name);
+    if (!resource) continue;
+    world.made[name] = [];
+    for (let index = 0; index < count; index++) {
+      world.made[name]!.push(await createThrough(gateway, world.company, createPathOf(resource), PAYLOADS[name]!(world, index)));
+    }
+  }
+}
+
+const as = (world: World, method: string, path: string, json?: unknown): Promise<ApiReply> =>
+  call(gateway, { method, path, authorization: world.company.authorization, json });
+const ping = (vanity: string, caller: string) => call(gateway, { method: 'POST', path: `/api/v1/inbound_webhooks/ping/${vanity}?caller_id=${encodeURIComponent(caller)}` });
+const callInto = (world: World, from: string, talk = 60) =>
+  simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from, to: world.made.phone_numbers![0]!.number, buyers: [{ answer: true, answerAfter: 1, talk }] });
+
+/** Values only A has: its mark (in every name, URL and vanity), numbers, caller, call ids and uuids. */
+let aOnly: string[] = [];
+const A_CALLER = newCaller();
+
+/** B's answer carries none of A's values. */
+function expectNothingOfA(reply: ApiReply, what: string, echoed: string[] = []): void {
+  for (const value of aOnly.filter((candidate) => !echoed.includes(candidate))) expect(reply.text.includes(value), `${what} shows A's ${value}: ${reply.text.slice(0, 300)}`).toBe(false);
+}
+
+beforeAll(async () => {
+  a = { company: await createTestCompany('tenant-a'), mark: `ta${suffix()}`, made: {}, calls: [] };
+  b = { company: await createTestCompany('tenant-b'), mark: `tb${suffix()}`, made: {}, calls: [] };
+  await createRecords(a, 3);
+  await createRecords(b, 1);
+  // A's calls, pings (and so their logs) and a blacklisted caller; B has a call of its own.
+  a.calls.push(await callInto(a, A_CALLER), await callInto(a, A_CALLER));
+  b.calls.push(await callInto(b, newCaller()));
+  expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
+  expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
+  expect((await as(a, 'POST', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}/caller_block`)).status).toBe(200);
+  const callRows = (await as(a, 'GET', '/api/v1/calls?root=false&columns=id,uuid')).body as Row[];
+  expect(callRows).toHaveLength(2);
+  aOnly = [
+    a.mark,
+    A_CALLER,
+    ...a.made.phone_numbers!.map((n) => n.number as string),
+    ...a.made.buyers!.map((buyer) => buyer.number as string),
+    ...callRows.flatMap((row) => [String(row.id), row.uuid as string]),
+  ];
+}, 120_000);
+
+const basicRoutes = routes.filter((route) => route.auth === 'basic');
+
+function resourceOf(route: RouteDefinition): ResourceDefinition | undefined {
+  return resources.find((resource) => route.operation.startsWith(`${resource.name}.`));
+}
+
+/** A's record whose id B never reaches (A's third; B makes at most a second), and the id both have. */
+const aOnlyRecord = (name: string) => a.made[name]![2]!;
+const sharedId = (name: string) => b.made[name]![0]!.id as number;
+
+async function expectAUnchanged(name: string, record: Row): Promise<void> {
+  const reply = await as(a, 'GET', `/api/v1/${name}/${record.id}`);
+  expect(reply.status, reply.text).toBe(200);
+  const [root] = Object.keys(reply.body).filter((key) => !['status', 'errors', 'checksum', 'metadata', 'associations'].includes(key));
+  const now = reply.body[root!] as Row;
+  for (const [field, value] of Object.entries(record)) {
+    if (field === 'updated_at' || typeof value === 'object') continue;
+    expect(now[field], `A's ${name} ${record.id} ${field}`).toEqual(value);
+  }
+}
+
+/** Every registry route, generically: lists, new, create, show, update, delete. */
+async function probeResourceRoute(route: RouteDefinition, resource: ResourceDefinition): Promise<void> {
+  const name = resource.name;
+  const operation = route.operation.slice(name.length + 1);
+  switch (operation) {
+    case 'list': {
+      const reply = await as(b, 'GET', route.path);
+      expect(reply.status, `${routeKey(route)} ${reply.text}`).toBe(200);
+      expectNothingOfA(reply, routeKey(route));
+      if (!route.path.endsWith('.csv')) {
+        // Cursors and pages: B paging one record at a time sees only its own.
+        const paged = await as(b, 'GET', `${route.path}?per_page=1&page=2`);
+        expectNothingOfA(paged, `${routeKey(route)} page 2`);
+        await expectCursorRefused(route.path, name);
+      }
+      return;
+    }
+    case 'new': {
+      const reply = await as(b, 'GET', route.path);
+      expect(reply.status, reply.text).toBe(200);
+      expectNothingOfA(reply, routeKey(route));
+      return;
+    }
+    case 'create': {
+      if (route.path.includes('{')) {
+        // Created at a path id (buyer_groups): A's id gives B a new record of its own.
+        const reply = await as(b, 'POST', route.path.replace(/\{[^}]+\}/, String(aOnlyRecord(name).id)), PAYLOADS[name]!(b, 9));
+        expect(reply.status, reply.text).toBe(200);
+        expectNothingOfA(reply, routeKey(route));
+        await expectAUnchanged(name, aOnlyRecord(name));
+        return;
+      }
+      // Pointing at A's records (ids B does not have) is refused; B's own payload would pass.
+      const payload = PAYLOADS[name]!(b, 9);
+      const foreign = Object.fromEntries(
+        Object.entries(payload)
+          .filter(([field]) => /_ids?$/.test(field) && field !== 'outgoing_webhook_id' && field !== 'user_buyer_id')
+          .map(([field, value]) => {
+            const target = field.replace(/_ids?$/, '') === 'buyer' ? 'buyers' : `${field.replace(/_ids?$/, '')}s`;
+            const id = aOnlyRecord(target).id;
+            return [field, Array.isArray(value) ? [id] : id];
+          }),
+      );
+      if (Object.keys(foreign).length) {
+        const reply = await as(b, 'POST', route.path, { ...payload, ...foreign });
+        expect([404, 422], `${routeKey(route)} with A's ${JSON.stringify(foreign)}: ${reply.text}`).toContain(reply.status);
+        expectNothingOfA(reply, routeKey(route));
+      }
+      return;
+    }
+    case 'show': {
+      const foreign = await as(b, 'GET', route.path.replace('{id}', String(aOnlyRecord(name).id)));
+      expect(foreign.status, `${routeKey(route)} ${foreign.text}`).toBe(404);
+      expectNothingOfA(foreign, routeKey(route));
+      const own = await as(b, 'GET', route.path.replace('{id}', String(sharedId(name))));
+      expect(own.status, own.text).toBe(200);
+      expectNothingOfA(own, routeKey(route));
+      return;
+    }
+    case 'update':
+    case 'delete': {
+      const json = operation === 'update' ? PAYLOADS[name]!(b, 8) : undefined;
+      const reply = await as(b, route.method, route.path.replace('{id}', String(aOnlyRecord(name).id)), json);
+      expect(reply.status, `${routeKey(route)} ${reply.text}`).toBe(404);
+      expectNothingOfA(reply, routeKey(route));
+      await expectAUnchanged(name, aOnlyRecord(name));
+      return;
+    }
+  }
+  throw new Error(`no generic probe for ${routeKey(route)}`);
+}
+
+/**
+ * A's cursor for a list, replayed by B: refused (422), or B's own records only. `required`: A
+ * has more than a page here, so A's first page must carry a cursor.
+ */
+async function expectCursorRefused(path: string, what: string, required = false, echoed: string[] = []): Promise<void> {
+  const first = await as(a, 'GET', `${path}?per_page=1`);
+  const cursor = first.body?.metadata?.next_cursor;
+  if (required) expect(typeof cursor, `${what}: A's first page has a cursor: ${first.text.slice(0, 300)}`).toBe('string');
+  if (typeof cursor !== 'string' || !cursor) return;
+  const replayed = await as(b, 'GET', `${path}?per_page=1&cursor=${encodeURIComponent(cursor)}`);
+  expect([200, 422], `${what} with A's cursor: ${replayed.text}`).toContain(replayed.status);
+  expectNothingOfA(replayed, `${what} with A's cursor`, echoed);
+}
+
+const aCall = (index = 0) => a.calls[index]!;
+const aCallUuid = async (index = 0) => ((await as(a, 'GET', `/api/v1/calls/${aCall(index).callId}`)).body.call.uuid as string);
+
+/** Routes with behaviour of their own, by route key. */
+const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>> = {
+  'DELETE /api/v1/subscriptions': async () => {
+    const target = a.made.subscriptions![0]!.target_url as string;
+    const reply = await as(b, 'DELETE', `/api/v1/subscriptions?target_url=${encodeURIComponent(target)}`);
+    expectNothingOfA(reply, 'DELETE subscriptions by A target_url');
+    await expectAUnchanged('subscriptions', a.made.subscriptions![0]!);
+  },
+  'PUT /api/v1/integrations/objects/{id}': async () => {
+    const reply = await as(b, 'PUT', `/api/v1/integrations/objects/${aOnlyRecord('integrations').id}`, { active: false });
+    expect(reply.status, reply.text).toBe(404);
+    await expectAUnchanged('integrations', aOnlyRecord('integrations'));
+  },
+  'GET /api/v1/inbound_webhook_logs': async (route) => {
+    const reply = await as(b, 'GET', route.path);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+    await expectCursorRefused(route.path, routeKey(route), true);
+  },
+  'POST /api/v1/contacts/{caller_id}/caller_block': async () => {
+    // B blocking the same caller is B's own entry: A's list is untouched by B, B's by A.
+    const caller = newCaller();
+    expect((await as(b, 'POST', `/api/v1/contacts/${encodeURIComponent(caller)}/caller_block`)).status).toBe(200);
+    expect((await as(a, 'GET', '/api/v1/contacts/suppression_list')).text).not.toContain(caller);
+  },
+  'POST /api/v1/contacts/{caller_id}/caller_unblock': async () => {
+    // B unblocking A's blocked caller leaves A's entry: the caller still cannot reach A.
+    await as(b, 'POST', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}/caller_unblock`);
+    expect((await as(a, 'GET', '/api/v1/contacts/suppression_list')).text).toContain(A_CALLER.slice(2));
+  },
+  'GET /api/v1/contacts/suppression_list': async (route) => {
+    const reply = await as(b, 'GET', route.path);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+    expect(reply.text).not.toContain(A_CALLER.slice(2));
+  },
+  'GET /api/v1/buyers/{user_buyer_id}/by_user_buyer_id': async () => {
+    const foreign = await as(b, 'GET', `/api/v1/buyers/${aOnlyRecord('buyers').user_buyer_id}/by_user_buyer_id`);
+    expect(foreign.status, foreign.text).toBe(404);
+    const shared = await as(b, 'GET', `/api/v1/buyers/${SHARED_USER_BUYER_ID}/by_user_buyer_id`);
+    expect(shared.status, shared.text).toBe(200);
+    expect(shared.body.buyer.id).toBe(b.made.buyers![0]!.id);
+    expectNothingOfA(shared, 'by_user_buyer_id shared');
+  },
+  'GET /api/v1/phone_numbers/search': async (route) => {
+    const reply = await as(b, 'GET', `${route.path}?per_page=50`);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+  },
+  'GET /api/v1/calls': async (route) => {
+    for (const query of ['', '?root=false&columns=id,uuid,caller_number,number', `?caller_number=${encodeURIComponent(A_CALLER)}`]) {
+      const reply = await as(b, 'GET', `${route.path}${query}`);
+      expect(reply.status, reply.text).toBe(200);
+      expectNothingOfA(reply, `${routeKey(route)}${query}`);
+    }
+    await expectCursorRefused(route.path, routeKey(route), true);
+  },
+  'GET /api/v1/calls.csv': async (route) => {
+    const reply = await as(b, 'GET', route.path);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+  },
+  'GET /api/v1/calls/{caller_number}/by_caller_number': async () => {
+    const path = `/api/v1/calls/${encodeURIComponent(A_CALLER)}/by_caller_number`;
+    const reply = await as(b, 'GET', path);
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.calls).toEqual([]);
+    // The answer repeats the number B asked for; nothing else of A's.
+    expectNothingOfA(reply, 'by_caller_number', [A_CALLER]);
+    await expectCursorRefused(path, 'by_caller_number', true, [A_CALLER]);
+  },
+  'GET /api/v1/calls/live_calls': async (route) => {
+    const reply = await as(b, 'GET', route.path);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+  },
+  'GET /api/v1/calls/reports': async (route) => {
+    const reply = await as(b, 'GET', route.path);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+  },
+  'GET /api/v1/calls/stats': async (route) => {
+    const reply = await as(b, 'GET', route.path);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+  },
+  'GET /api/v1/calls/{id}': async () => {
+    for (const id of [String(aCall().callId), await aCallUuid()]) {
+      const reply = await as(b, 'GET', `/api/v1/calls/${id}`);
+      expect(reply.status, reply.text).toBe(404);
+      expectNothingOfA(reply, `GET calls/${id}`);
+    }
+  },
+  'GET /api/v1/calls/{id}/events': async () => {
+    for (const id of [String(aCall().callId), await aCallUuid()]) {
+      const reply = await as(b, 'GET', `/api/v1/calls/${id}/events`);
+      expect(reply.status, reply.text).toBe(404);
+    }
+  },
+  'POST /api/v1/calls/{id}': async () => {
+    const before = (await as(a, 'GET', `/api/v1/calls/${aCall().callId}`)).body.call;
+    for (const id of [String(aCall().callId), await aCallUuid()]) {
+      const reply = await as(b, 'POST', `/api/v1/calls/${id}`, { revenue: 999 });
+      expect(reply.status, reply.text).toBe(404);
+    }
+    expect((await as(a, 'GET', `/api/v1/calls/${aCall().callId}`)).body.call.revenue).toBe(before.revenue);
+  },
+  'POST /api/v1/calls/update_by_caller_id/{caller_id}': async () => {
+    const offerToken = a.made.offers![0]!.offer_token as string;
+    const reply = await as(b, 'POST', `/api/v1/calls/update_by_caller_id/${encodeURIComponent(A_CALLER)}`, { offer_token: offerToken, revenue: 999 });
+    expect([404, 422], reply.text).toContain(reply.status);
+    expectNothingOfA(reply, 'update_by_caller_id');
+    const calls = (await as(a, 'GET', '/api/v1/calls?root=false&columns=revenue')).body as Row[];
+    expect(calls.map((row) => row.revenue)).not.toContain(999);
+  },
+  'POST /api/v1/calls/send_key_press': async () => {
+    const reply = await as(b, 'POST', '/api/v1/calls/send_key_press', { id: await aCallUuid(), digits: '1' });
+    expect(reply.status, reply.text).toBe(404);
+  },
+  'DELETE /api/v1/calls/{id}': async () => {
+    for (const id of [String(aCall().callId), await aCallUuid()]) {
+      const reply = await as(b, 'DELETE', `/api/v1/calls/${id}`);
+      expect(reply.status, reply.text).toBe(404);
+    }
+  },
+  'GET /api/v1/call_logs': async (route) => {
+    const reply = await as(b, 'GET', route.path);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+    const ofACall = await as(b, 'GET', `${route.path}?call_id=${aCall().callId}`);
+    expectNothingOfA(ofACall, `${routeKey(route)} of A's call`);
+    await expectCursorRefused(route.path, routeKey(route), true);
+  },
+  'GET /api/v1/charge_rollups': async (route) => {
+    const reply = await as(b, 'GET', route.path);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+  },
+};
+
+describe('every basic-auth route, called by another company', () => {
+  it('is probed here or exempt with a reason (a new route fails this until it is)', () => {
+    const missing = basicRoutes
+      .map(routeKey)
+      .filter((key) => !(key in EXEMPT) && !(key in BEHAVIOUR_PROBES) && !resourceOf(routes.find((route) => routeKey(route) === key)!));
+    expect(missing).toEqual([]);
+    // Every resource that can be created has a payload, so its routes are probed with records.
+    expect(creatable.map((resource) => resource.name).filter((name) => !(name in PAYLOADS))).toEqual([]);
+    for (const key of Object.keys(EXEMPT)) expect(basicRoutes.map(routeKey)).toContain(key);
+  });
+
+  for (const route of basicRoutes) {
+    const key = routeKey(route);
+    if (key in EXEMPT) continue;
+    it(`${key} shows B nothing of A and changes nothing of A`, async () => {
+      const probe = BEHAVIOUR_PROBES[key];
+      const resource = resourceOf(route);
+      if (probe) await probe(route);
+      else if (resource) await probeResourceRoute(route, resource);
+      else throw new Error(`${key} is neither probed nor exempt`);
+    });
+  }
+});
+
+describe('keyed state stays with its company', () => {
+  it('counts rate limits per company even for webhooks of the same id', async () => {
+    const [aHook, bHook] = [a.made.inbound_webhooks![0]!, b.made.inbound_webhooks![0]!];
+    expect(aHook.id).toBe(bHook.id);
+    const caller = newCaller();
+    expect((await ping(aHook.vanity_uri, caller)).status).toBe(200);
+    expect((await ping(aHook.vanity_uri, caller)).status).toBe(429);
+    expect((await ping(bHook.vanity_uri, caller)).status).toBe(200);
+  });
+
+  it("does not route a caller to a number reserved in another company", async () => {
+    const caller = newCaller();
+    const webhook = a.made.inbound_webhooks![1]!;
+    const pinged = (await ping(webhook.vanity_uri, caller)).body;
+    const posted = await call(gateway, { method: 'POST', path: `/api/v1/inbound_webhooks/post/${webhook.vanity_uri}`, json: { ping_id: pinged.try_all_buyers_ping_id, caller_id: caller } });
+    expect(posted.status, posted.text).toBe(200);
+    const intoB = await callInto(b, caller);
+    expect(intoB.outcome).toBe('completed');
+    expect(intoB.dialed).toEqual([b.made.buyers![0]!.number]);
+  });
+
+  it("does not block a caller that another company blacklisted", async () => {
+    const caller = newCaller();
+    expect((await as(a, 'POST', `/api/v1/contacts/${encodeURIComponent(caller)}/caller_block`)).status).toBe(200);
+    expect((await callInto(a, caller)).outcome).toBe('rejected');
+    expect((await callInto(b, caller)).outcome).toBe('completed');
+    const webhook = await createThrough(gateway, b.company, '/api/v1/inbound_webhooks', { vanity_uri: `${b.mark}-open`, offer_id: b.made.offers![0]!.id });
+    const pinged = await ping(webhook.vanity_uri, caller);
+    expect(pinged.body, pinged.text).toMatchObject({ success: true });
+  });
+
+  it("pays a caller's conversion in one company whatever they converted in another (duplicate timeframe)", async () => {
+    const caller = newCaller();
+    const inA = await callInto(a, caller, 90);
+    const inB = await callInto(b, caller, 90);
+    const paid = async (world: World, result: SimulationResult) => (await as(world, 'GET', `/api/v1/calls/${result.callId}`)).body.call;
+    expect(await paid(a, inA)).toMatchObject({ buyer_converted: true, revenue: 20, offer_converted: true, payout: 5 });
+    expect(await paid(b, inB)).toMatchObject({ buyer_converted: true, revenue: 20, offer_converted: true, payout: 5 });
+    // Within A the same caller is a duplicate now: the history is A's own.
+    expect(await paid(a, await callInto(a, caller, 90))).toMatchObject({ buyer_converted: false, revenue: 0 });
+  });
+});
