@@ -15,7 +15,6 @@ import { createThrough } from '../fixtures/records.js';
  * reaches DynamoDB, credentials checked before the body is read, side effects only after
  * success, credentials kept out of logs, and concurrent purchases that do not collide.
  */
-process.env.LOCAL_NUMBER_RANGE = '+13125558000..+13125558099';
 
 const gateway = useGateway();
 

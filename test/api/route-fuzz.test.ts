@@ -11,7 +11,6 @@ import { authorizationArbitrary, bodyArbitrary, fillPath, knownPathValues, pathP
 import { createThrough } from '../fixtures/records.js';
 import { newCallSid, VOICE_TOKEN } from '../fixtures/voice.js';
 
-process.env.LOCAL_NUMBER_RANGE = '+13125559000..+13125559099';
 
 /**
  * Property-based fuzzing of every route in the route table, generated from it so a new route is

@@ -9,7 +9,6 @@ import { createThrough } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, eventsOfCall, idsOf, newCallSid, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
 
 // Numbers are unique across the deployment: this file buys from a range no other file uses.
-process.env.LOCAL_NUMBER_RANGE = '+19195550900..+19195550999';
 
 const gateway = useGateway();
 

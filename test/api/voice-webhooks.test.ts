@@ -7,7 +7,6 @@ import { createThrough } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, newCallSid, VOICE_BASE, VOICE_TOKEN } from '../fixtures/voice.js';
 
 // Numbers are unique across the deployment: this file buys from a range no other file uses.
-process.env.LOCAL_NUMBER_RANGE = '+19195550700..+19195550799';
 
 const gateway = useGateway();
 
