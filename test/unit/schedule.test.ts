@@ -35,6 +35,34 @@ describe('isWithinSchedule', () => {
     expect(isWithinSchedule(friday, new Date('2026-11-20T22:00:00Z'), 'America/New_York')).toBe(false);
   });
 
+  it('is open from the opening minute itself up to, not including, the closing minute', () => {
+    // Friday 09:00..17:00 in New York (EST, UTC-5): 09:00 local is 14:00Z, 17:00 local is 22:00Z.
+    const at = (utc: string) => isWithinSchedule(friday, new Date(utc), 'America/New_York');
+    expect(at('2026-11-20T13:59:00Z')).toBe(false); // 08:59: one minute before opening
+    expect(at('2026-11-20T13:59:59Z')).toBe(false); // 08:59:59: still the minute before
+    expect(at('2026-11-20T14:00:00Z')).toBe(true); // 09:00 exactly: open
+    expect(at('2026-11-20T21:59:59Z')).toBe(true); // 16:59:59: the last open minute
+    expect(at('2026-11-20T22:00:00Z')).toBe(false); // 17:00: the end minute is outside
+    // The same instant read in UTC is 14:00, so it is the zone that makes 14:00Z the opening minute.
+    expect(isWithinSchedule([{ day: 5, times: ['14:00..15:00'] }], new Date('2026-11-20T14:00:00Z'), 'UTC')).toBe(true);
+    expect(isWithinSchedule([{ day: 5, times: ['14:01..15:00'] }], new Date('2026-11-20T14:00:00Z'), 'UTC')).toBe(false);
+  });
+
+  it('opens a range spanning midnight at its opening minute and closes it at its end minute the next day', () => {
+    const nights = [{ day: 5, times: ['22:00..02:00'] }];
+    expect(isWithinSchedule(nights, new Date('2026-11-20T21:59:00Z'), 'UTC')).toBe(false); // Friday 21:59
+    expect(isWithinSchedule(nights, new Date('2026-11-20T22:00:00Z'), 'UTC')).toBe(true); // Friday 22:00 exactly
+    expect(isWithinSchedule(nights, new Date('2026-11-21T00:00:00Z'), 'UTC')).toBe(true); // Saturday midnight
+  });
+
+  it('covers the whole day for 00:00..24:00 and nothing of the next day', () => {
+    const fridayAllDay = [{ day: 5, times: ['00:00..24:00'] }];
+    expect(isWithinSchedule(fridayAllDay, new Date('2026-11-20T00:00:00Z'), 'UTC')).toBe(true);
+    expect(isWithinSchedule(fridayAllDay, new Date('2026-11-20T23:59:59Z'), 'UTC')).toBe(true);
+    expect(isWithinSchedule(fridayAllDay, new Date('2026-11-21T00:00:00Z'), 'UTC')).toBe(false);
+    expect(isWithinSchedule(fridayAllDay, new Date('2026-11-19T23:59:00Z'), 'UTC')).toBe(false);
+  });
+
   it('covers the next morning for a range spanning midnight, and not the morning before', () => {
     const nights = [{ day: 5, times: ['22:00..02:00'] }];
     expect(isWithinSchedule(nights, new Date('2026-11-20T23:00:00Z'), 'UTC')).toBe(true); // Friday 23:00
