@@ -8,8 +8,17 @@ describe('parseTimeRange', () => {
     expect(parseTimeRange('18:00..24:00')).toEqual({ ok: true, range: { start: 1080, end: 1440 } });
     expect(parseTimeRange('22:00..02:00')).toEqual({ ok: true, range: { start: 1320, end: 120 } });
   });
-  it.each(['9:00..17:00', '09:00-17:00', '09:60..10:00', '25:00..26:00', '24:00..02:00', '24:30..02:00', '10:00..10:00', '', 'x'])('refuses %j', (text) => {
-    expect(parseTimeRange(text).ok).toBe(false);
+  it.each(['9:00..17:00', '09:00-17:00', '09:60..10:00', '25:00..26:00', '24:00..02:00', '24:30..02:00', '10:00..24:30', '10:00..10:00', '', 'x', '09:00..17:00x', 'x09:00..17:00', '109:00..17:00'])(
+    'refuses %j, naming it in the error',
+    (text) => {
+      const parsed = parseTimeRange(text);
+      expect(parsed.ok).toBe(false);
+      // The error reaches API clients (422 on the schedule field): it quotes what they sent.
+      if (!parsed.ok) expect(parsed.error).toContain(`"${text}"`);
+    },
+  );
+  it('ignores surrounding spaces', () => {
+    expect(parseTimeRange(' 09:00..17:30 ')).toEqual({ ok: true, range: { start: 540, end: 1050 } });
   });
 });
 
@@ -20,6 +29,21 @@ describe('scheduleDaySchema', () => {
   it('refuses a day outside 0..6 and a malformed range', () => {
     expect(v.safeParse(scheduleDaySchema, { day: 7, times: [] }).success).toBe(false);
     expect(v.safeParse(scheduleDaySchema, { day: 1, times: ['17:00'] }).success).toBe(false);
+  });
+  it.each<[string, unknown, string]>([
+    ['a day above 6', { day: 7, times: [] }, 'is not a day (0..6, Sunday = 0)'],
+    ['a negative day', { day: -1, times: [] }, 'is not a day (0..6, Sunday = 0)'],
+    ['a fractional day', { day: 1.5, times: [] }, 'is not a day (0..6, Sunday = 0)'],
+    ['a day with letters after', { day: '1a', times: [] }, 'is not a day (0..6, Sunday = 0)'],
+    ['a day with letters before', { day: 'a1', times: [] }, 'is not a day (0..6, Sunday = 0)'],
+    ['times that are not a list', { day: 1, times: '09:00..17:00' }, 'is not a list of time ranges'],
+    ['a time that is not text', { day: 1, times: [900] }, 'is not a time range'],
+    ['a malformed range', { day: 1, times: ['17:00'] }, '"17:00" is not a time range like 09:00..17:30'],
+    ['something that is not a day', 'monday', 'is not a schedule day'],
+  ])('explains %s', (_label, input, message) => {
+    const result = v.safeParse(scheduleDaySchema, input);
+    expect(result.success).toBe(false);
+    expect(result.issues?.map((issue) => issue.message)).toContain(message);
   });
 });
 
@@ -81,6 +105,18 @@ describe('isWithinSchedule', () => {
     expect(isWithinSchedule(weekdays, new Date('2026-10-31T13:30:00Z'), 'America/New_York')).toBe(true);
     expect(isWithinSchedule(weekdays, new Date('2026-11-02T13:30:00Z'), 'America/New_York')).toBe(false);
     expect(isWithinSchedule(weekdays, new Date('2026-11-02T14:30:00Z'), 'America/New_York')).toBe(true);
+  });
+});
+
+describe('isWithinSchedule with several ranges', () => {
+  it('is open in any of a day\'s ranges and skips a stored range it cannot read', () => {
+    const split = [{ day: 5, times: ['09:00..12:00', '13:00..17:00'] }];
+    expect(isWithinSchedule(split, new Date('2026-11-20T10:00:00Z'), 'UTC')).toBe(true);
+    expect(isWithinSchedule(split, new Date('2026-11-20T14:00:00Z'), 'UTC')).toBe(true);
+    expect(isWithinSchedule(split, new Date('2026-11-20T12:30:00Z'), 'UTC')).toBe(false);
+    const damaged = [{ day: 5, times: ['9 to 5', '13:00..17:00'] }];
+    expect(isWithinSchedule(damaged, new Date('2026-11-20T14:00:00Z'), 'UTC')).toBe(true);
+    expect(isWithinSchedule([{ day: 5, times: ['9 to 5'] }], new Date('2026-11-20T10:00:00Z'), 'UTC')).toBe(false);
   });
 });
 
