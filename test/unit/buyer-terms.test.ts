@@ -40,6 +40,11 @@ describe('conversionTerms', () => {
     expect(conversionTerms(odd, FRIDAY_10_NY)).toEqual({ name: null, revenue: null, duration: 0, duplicateTimeframe: null });
   });
 
+  it('falls back to the current terms when the entry in force has no conversion attributes', () => {
+    const buyer = { ...current, buyer_conversions_schedule: [{ schedule: [{ day: 5, times: ['00:00..24:00'] }] }] };
+    expect(conversionTerms(buyer, FRIDAY_10_NY)).toMatchObject({ name: 'Standard', revenue: 40 });
+  });
+
   it('ignores a schedule that is not a list', () => {
     expect(conversionTerms({ ...current, buyer_conversions_schedule: 'always' }, FRIDAY_10_NY)).toMatchObject({ name: 'Standard' });
   });

@@ -77,6 +77,7 @@ describe('isWithinSchedule', () => {
     expect(isWithinSchedule(nights, new Date('2026-11-20T21:59:00Z'), 'UTC')).toBe(false); // Friday 21:59
     expect(isWithinSchedule(nights, new Date('2026-11-20T22:00:00Z'), 'UTC')).toBe(true); // Friday 22:00 exactly
     expect(isWithinSchedule(nights, new Date('2026-11-21T00:00:00Z'), 'UTC')).toBe(true); // Saturday midnight
+    expect(isWithinSchedule(nights, new Date('2026-11-19T23:00:00Z'), 'UTC')).toBe(false); // Thursday 23:00: another day's evening
   });
 
   it('covers the whole day for 00:00..24:00 and nothing of the next day', () => {

@@ -449,6 +449,7 @@ describe('token filters: documented edge cases', () => {
     expect(holds('d:>=2024-03-01', { d: '5' })).toBe(false);
     expect(holds('d:<=2024-03-01', { d: '5' })).toBe(false);
     expect(holds('d:<=2024-03-01', { d: 'x2024-02-01' })).toBe(false);
+    expect(holds('d:>=2024-03-01', { d: 'x2024-02-01' })).toBe(false);
     expect(holds('d:<=2024-03-01', { d: '2024-02-1' })).toBe(false);
   });
 
@@ -456,6 +457,7 @@ describe('token filters: documented edge cases', () => {
     expect(holds('state:CA', { other: 'x', State: 'CA' })).toBe(true);
     expect(holds('state:null', { state: null })).toBe(false);
     expect(holds('state:!=null', { state: null })).toBe(true);
+    expect(holds('state:undefined', { state: undefined })).toBe(false);
   });
 
   it('accepts comparison characters inside a value, only refusing them at its start', () => {
