@@ -165,6 +165,8 @@ describe('routeBuyers details', () => {
   it('reads a tier or weight that is not a number as blank, and a name that is not text as none', () => {
     const odd = route([buyer(1, { tier: '5', weight: '3', name: 12 })]).eligible[0]!;
     expect(odd).toMatchObject({ effectiveTier: 0, weight: 1, name: null });
+    // Nor does a number that is not finite: it would make the order undefined.
+    expect(route([buyer(2, { tier: Number.NaN, weight: Number.POSITIVE_INFINITY })]).eligible[0]).toMatchObject({ effectiveTier: 0, weight: 1 });
   });
 
   it('orders buyers of equal tier and equal chance (weight 0) by id', () => {

@@ -25,6 +25,7 @@ describe('parseTimeRange', () => {
 describe('scheduleDaySchema', () => {
   it('accepts days 0..6 as numbers or digit strings', () => {
     expect(v.parse(scheduleDaySchema, { day: '0', times: ['09:00..17:00'] })).toEqual({ day: 0, times: ['09:00..17:00'] });
+    expect(v.parse(scheduleDaySchema, { day: '06', times: [] })).toEqual({ day: 6, times: [] });
   });
   it('refuses a day outside 0..6 and a malformed range', () => {
     expect(v.safeParse(scheduleDaySchema, { day: 7, times: [] }).success).toBe(false);
