@@ -292,6 +292,37 @@ describe('traffic source payouts', () => {
     expect(unconverted).toMatchObject({ buyer_converted: false, revenue: 0, offer_converted: true, payout: 0, profit: 0 });
   });
 
+  it('does not pay a caller twice by the same rule within its duplicate_timeframe, and pays again after it', async () => {
+    // "Seconds during which a repeat is not paid again" (API reference, offer conversions). A second,
+    // lower-priority rule without a timeframe shows the repeat is refused by that rule alone.
+    const { company, offer, number, payout } = await withPayout({ payout_type: 'usd', payout: 7.5, duplicate_timeframe: 3600, sortable_order: 1 });
+    const fallback = await createThrough(gateway, company, '/api/v1/offer_conversions', { name: 'Repeat call', offer_id: offer.id, duration: 30, duplicate_timeframe: 0, payout_type: 'usd', payout: 2, sortable_order: 2 });
+
+    const first = await stored(company, await simulate(number, [ANSWER(90)]));
+    expect(first).toMatchObject({ offer_converted: true, offer_conversion_id: payout.id, payout: 7.5 });
+
+    const repeat = await stored(company, await simulate(number, [ANSWER(90)]));
+    expect(repeat).toMatchObject({ offer_converted: true, offer_conversion_id: fallback.id, payout: 2, traffic_source_payout: 2 });
+
+    // Another caller is not a repeat.
+    const other = await stored(company, await simulate(number, [ANSWER(90)], OTHER_CALLER));
+    expect(other).toMatchObject({ offer_conversion_id: payout.id, payout: 7.5 });
+
+    // The timeframe runs from this caller's last payment by the rule: move it an hour and a second back.
+    const paid = keys.lastConversion(company.id, `oc${String(payout.id)}`, CALLER);
+    await db.send(new PutCommand({ TableName: tableName, Item: { ...paid, paid_at: new Date(Date.now() - 3601_000).toISOString() } }));
+    const later = await stored(company, await simulate(number, [ANSWER(90)]));
+    expect(later).toMatchObject({ offer_converted: true, offer_conversion_id: payout.id, payout: 7.5 });
+  });
+
+  it('pays nothing for a repeat inside the timeframe when the offer has no other rule', async () => {
+    const { company, number, payout } = await withPayout({ payout_type: 'usd', payout: 5, duplicate_timeframe: 600 });
+    expect(await stored(company, await simulate(number, [ANSWER(90)]))).toMatchObject({ offer_converted: true, offer_conversion_id: payout.id, payout: 5, profit: 35 });
+    const repeat = await stored(company, await simulate(number, [ANSWER(90)]));
+    expect(repeat).toMatchObject({ offer_converted: false, payout: 0, revenue: 40, profit: 40 });
+    expect(timelineOf(repeat, 'traffic_source_payout')).toEqual([]);
+  });
+
   it('moves a percentage payout with the revenue when the revenue is changed later, unless a payout is given', async () => {
     const { company, number } = await withPayout({ payout_type: 'buyer_conversion_percent', revenue_percentage: 25 });
     const result = await simulate(number, [ANSWER(90)]);

@@ -31,6 +31,12 @@ describe('decideBuyerConversion', () => {
     expect(decideBuyerConversion({ ...base, terms: terms(), answeredDuration: 90, lastPaidAt: ago(1) })).toMatchObject({ converted: true });
   });
 
+  it('pays a caller with no payment on record although the buyer has a timeframe, and always pays again without a timeframe', () => {
+    expect(decideBuyerConversion({ ...base, terms: terms({ duplicateTimeframe: 3600 }), answeredDuration: 90 })).toMatchObject({ converted: true });
+    // A last payment stamped after `at` (clocks of two servers) is still no reason to refuse without a timeframe.
+    expect(decideBuyerConversion({ ...base, terms: terms(), answeredDuration: 90, lastPaidAt: ago(-5) })).toMatchObject({ converted: true });
+  });
+
   it('converts only calls whose tokens match the conversion filters', () => {
     const input = { ...base, terms: terms(), answeredDuration: 90, tokenFilters: ['state:CA|NY', 'age:>=21'] };
     expect(decideBuyerConversion({ ...input, tokens: { state: 'ny', age: '30' } })).toMatchObject({ converted: true });
@@ -69,6 +75,22 @@ describe('decideOfferConversion', () => {
     expect(decideOfferConversion({ ...base, rules, tokens: { source: 'bing' } })).toMatchObject({ ruleId: 2 });
     expect(decideOfferConversion({ ...base, rules, lastPaidAt: new Map([[2, ago(599)]]) })).toMatchObject({ ruleId: 3 });
     expect(decideOfferConversion({ ...base, rules, lastPaidAt: new Map([[2, ago(600)]]) })).toMatchObject({ ruleId: 2 });
+  });
+
+  it('pays a call answered exactly the rule\'s duration', () => {
+    expect(decideOfferConversion({ ...base, rules: [rule({ id: 1 })], answeredDuration: 30 })).toMatchObject({ converted: true, ruleId: 1 });
+  });
+
+  it('pays a caller never paid by a rule with a timeframe, and a rule without a timeframe always pays again', () => {
+    expect(decideOfferConversion({ ...base, rules: [rule({ id: 1, duplicate_timeframe: 600 })] })).toMatchObject({ converted: true, ruleId: 1 });
+    const noTimeframe = rule({ id: 2, duplicate_timeframe: undefined });
+    expect(decideOfferConversion({ ...base, rules: [noTimeframe], lastPaidAt: new Map([[2, ago(-5)]]) })).toMatchObject({ converted: true, ruleId: 2 });
+  });
+
+  it('reads stored values that are not numbers as absent: no minimum duration, no amount, no name', () => {
+    const odd = rule({ id: 1, duration: '90', payout: '5', name: 42 });
+    expect(decideOfferConversion({ ...base, rules: [odd], answeredDuration: 1 })).toEqual({ converted: true, payout: 0, ruleId: 1, name: null });
+    expect(decideOfferConversion({ ...base, rules: [rule({ id: 1, payout: Number.NaN })] })).toMatchObject({ payout: 0 });
   });
 
   it('pays nothing without rules', () => {

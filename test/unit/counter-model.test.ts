@@ -95,3 +95,58 @@ describe('buildCounterUpdate', () => {
     expect(condition).toMatch(/concurrency > :v\d+/);
   });
 });
+
+describe('counter model edge cases', () => {
+  const keys = { hourly: '2026-11-21T05', daily: '2026-11-21', monthly: '2026-11' };
+  const fresh = { hour_key: keys.hourly, day_key: keys.daily, month_key: keys.monthly };
+  const resolve = (update: ReturnType<typeof buildCounterUpdate>, text: string) =>
+    text.replace(/#n\d+/g, (p) => update.ExpressionAttributeNames[p]!).replace(/:v\d+/g, (p) => JSON.stringify(update.ExpressionAttributeValues[p]));
+
+  it('refuses an unknown time zone instead of counting in the wrong periods', () => {
+    expect(() => periodKeys(new Date('2026-11-21T05:00:00Z'), 'Mars/Olympus_Mons')).toThrow(new RangeError('invalid time zone Mars/Olympus_Mons'));
+  });
+
+  it('reads counts that are not finite numbers as 0', () => {
+    const values = currentCounters({ ...fresh, attempt_daily: '7', attempt_total: Number.NaN, concurrency: Number.POSITIVE_INFINITY }, keys);
+    expect(values.attempt.daily).toBe(0);
+    expect(values.attempt.total).toBe(0);
+    expect(values.concurrency).toBe(0);
+  });
+
+  it('lets a reservation take the last free concurrent call, and never refuses a release', () => {
+    const oneHeld = currentCounters({ ...fresh, concurrency: 1 }, keys);
+    expect(changeExceeds(oneHeld, { increments: {}, concurrency: 1, limits: { caps: {}, concurrency: 2 } })).toBeUndefined();
+    const full = currentCounters({ ...fresh, concurrency: 2 }, keys);
+    expect(changeExceeds(full, { increments: {}, concurrency: -1, limits: { caps: {}, concurrency: 2 } })).toBeUndefined();
+    expect(changeExceeds(full, { increments: {}, concurrency: 1, limits: { caps: {}, concurrency: null } })).toBeUndefined();
+  });
+
+  it('never refuses a zero or negative change (a refund) even when a lowered cap is already passed', () => {
+    const over = currentCounters({ ...fresh, revenue_daily: 120, attempt_daily: 9 }, keys);
+    const limits: CounterLimits = { caps: { revenue: { daily: 100 }, attempt: { daily: 5 } } };
+    expect(changeExceeds(over, { increments: { revenue: -20 }, limits })).toBeUndefined();
+    expect(changeExceeds(over, { increments: { attempt: 0 }, limits })).toBeUndefined();
+    // A metric without caps of its own is not limited by another's.
+    expect(changeExceeds(over, { increments: { connection: 3 }, limits })).toBeUndefined();
+  });
+
+  it('guards only positive changes by their caps, and only reservations by the concurrency cap', () => {
+    const refund = buildCounterUpdate(fresh, keys, { increments: { revenue: -20, connection: 1 }, concurrency: -1, limits: { caps: { revenue: { daily: 100 } }, concurrency: 3 } });
+    expect(resolve(refund, refund.ConditionExpression)).toBe('hour_key = "2026-11-21T05" AND day_key = "2026-11-21" AND month_key = "2026-11" AND concurrency > 0');
+    // A cap that is not a finite number is no cap.
+    const noCap = buildCounterUpdate(fresh, keys, { increments: { attempt: 1 }, concurrency: 1, limits: { caps: { attempt: { daily: Number.NaN } }, concurrency: null } });
+    expect(resolve(noCap, noCap.ConditionExpression)).toBe('hour_key = "2026-11-21T05" AND day_key = "2026-11-21" AND month_key = "2026-11"');
+  });
+
+  it('leaves concurrency alone unless the change reserves or releases, and stamps last_call_at when given', () => {
+    const update = buildCounterUpdate(fresh, keys, { increments: { connection: 1 }, at: '2026-11-21T05:10:00Z' });
+    expect(resolve(update, update.UpdateExpression)).toBe(
+      'SET last_call_at = "2026-11-21T05:10:00Z" ADD connection_hourly 1, connection_daily 1, connection_monthly 1, connection_total 1',
+    );
+    const keysOnly = buildCounterUpdate(undefined, keys, { increments: {} });
+    expect(resolve(keysOnly, keysOnly.UpdateExpression)).toMatch(/^SET hour_key = "2026-11-21T05", /);
+    // Nothing but assignments: no ADD clause, nothing after the last assignment.
+    expect(resolve(keysOnly, keysOnly.UpdateExpression)).toMatch(/^SET [\w]+ = [^, ]+(, [\w]+ = [^, ]+)*$/);
+    expect(resolve(keysOnly, keysOnly.UpdateExpression)).not.toContain('last_call_at');
+  });
+});

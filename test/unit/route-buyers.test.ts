@@ -141,3 +141,58 @@ describe('routeBuyers ordering', () => {
     expect(blank.weight).toBe(1);
   });
 });
+
+describe('routeBuyers details', () => {
+  it('lowers the concurrency cap by the ping buffer, never below 0, and leaves buyers without a cap alone', () => {
+    const capped = buyer(1, { concurrency_cap_limit: 10 }, { concurrency: 6 });
+    expect(route([capped], { concurrencyBufferPercent: 25 }).eligible[0]?.limits.concurrency).toBe(7); // floor(10 * 0.75)
+    expect(route([capped], { concurrencyBufferPercent: 0 }).eligible[0]?.limits.concurrency).toBe(10);
+    expect(route([buyer(2, { concurrency_cap_limit: 10 })], { concurrencyBufferPercent: 150 }).excluded[0]?.reason).toBe('concurrency_cap_limit');
+    expect(route([buyer(2, { concurrency_cap_limit: 10 })], { concurrencyBufferPercent: 150 }).eligible).toEqual([]);
+    const uncapped = route([buyer(3)], { concurrencyBufferPercent: 25 }).eligible[0];
+    expect(uncapped?.limits.concurrency).toBeNull();
+  });
+
+  it('is open when any business-hours item covers now', () => {
+    const hours = { business_hours_schedule: [{ schedule: [{ day: 1, times: ['09:00..17:00'] }] }, { schedule: [{ day: 5, times: ['14:00..16:00'] }] }] };
+    expect(route([buyer(1, hours)]).eligible.map((b) => b.id)).toEqual([1]);
+  });
+
+  it('does not exclude a buyer for a filter list it cannot read (writes validate it)', () => {
+    expect(route([buyer(1, { record_token_filter_list: [42] })], { tokens: { state: 'CA' } }).eligible.map((b) => b.id)).toEqual([1]);
+  });
+
+  it('reads a tier or weight that is not a number as blank, and a name that is not text as none', () => {
+    const odd = route([buyer(1, { tier: '5', weight: '3', name: 12 })]).eligible[0]!;
+    expect(odd).toMatchObject({ effectiveTier: 0, weight: 1, name: null });
+    // Nor does a number that is not finite: it would make the order undefined.
+    expect(route([buyer(2, { tier: Number.NaN, weight: Number.POSITIVE_INFINITY })]).eligible[0]).toMatchObject({ effectiveTier: 0, weight: 1 });
+  });
+
+  it('orders buyers of equal tier and equal chance (weight 0) by id', () => {
+    const ranked = (id: number): RankedBuyer => ({ id, name: null, record: {}, bid: null, effectiveTier: 0, weight: 0, limits: { caps: {} } });
+    expect(orderBuyers([ranked(3), ranked(1), ranked(2)], seededRandom(7)).map((b) => b.id)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('earningsPerCall', () => {
+  // Different figures per period, so the period read shows in the result.
+  const counters = currentCounters({ ...fresh, attempt_hourly: 2, earned_revenue_hourly: 10, attempt_daily: 4, earned_revenue_daily: 40, attempt_monthly: 10, earned_revenue_monthly: 300 }, keys);
+
+  it('reads the hourly counters up to one hour, daily up to 24 hours (the default), monthly beyond', () => {
+    expect(earningsPerCall({ epc_timeframe: 0.5 }, counters)).toBe(5);
+    expect(earningsPerCall({ epc_timeframe: 1 }, counters)).toBe(5);
+    expect(earningsPerCall({ epc_timeframe: 2 }, counters)).toBe(10);
+    expect(earningsPerCall({ epc_timeframe: 24 }, counters)).toBe(10);
+    expect(earningsPerCall({}, counters)).toBe(10);
+    expect(earningsPerCall({ epc_timeframe: 25 }, counters)).toBe(30);
+  });
+
+  it('assumes epc_assumed_amount until the period has epc_assumed_calls_count calls, and without any call', () => {
+    expect(earningsPerCall({ epc_assumed_amount: 7, epc_assumed_calls_count: 5 }, counters)).toBe(7); // 4 calls < 5
+    expect(earningsPerCall({ epc_assumed_amount: 7, epc_assumed_calls_count: 4 }, counters)).toBe(10); // 4 calls: measured
+    const none = currentCounters(undefined, keys);
+    expect(earningsPerCall({ epc_assumed_amount: 7 }, none)).toBe(7);
+    expect(earningsPerCall({}, none)).toBe(0);
+  });
+});

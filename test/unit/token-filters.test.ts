@@ -414,3 +414,64 @@ describe('parseTokenList', () => {
     if (result.ok) expect(Object.hasOwn(result.tokens, '__proto__')).toBe(true);
   });
 });
+
+describe('token filters: documented edge cases', () => {
+  const holds = (text: string, tokens: TokenValues) => {
+    const parsed = parseTokenFilter(text);
+    if (!parsed.ok) throw new Error(parsed.error);
+    return matchesFilter(parsed.filter, tokens);
+  };
+
+  it.each([
+    ['1.25', '>=1.2', true],
+    ['1.', '>=1', true],
+    ['.55', '>=0.5', true],
+    ['.55', '<=0.5', false],
+    ['1e10', '>=1e9', true],
+    ['1e+5', '>=99999', true],
+    ['2E-3', '<=0.01', true],
+  ])('compares %j numerically against %j', (value, filter, expected) => {
+    expect(holds(`n:${filter}`, { n: value })).toBe(expected);
+  });
+
+  it('compares ISO dates as text, ignoring the case of T and Z', () => {
+    expect(holds('d:>=2024-03-01', { d: '2024-02-29' })).toBe(false);
+    expect(holds('d:<=2024-03-01', { d: '2024-02-29' })).toBe(true);
+    expect(holds('d:>=2024-03-01', { d: '2024-03-02' })).toBe(true);
+    expect(holds('d:<=2024-03-01', { d: '2024-03-02' })).toBe(false);
+    expect(holds('d:>=2024-03-01', { d: '2024-03-01' })).toBe(true);
+    expect(holds('d:<=2024-03-01', { d: '2024-03-01' })).toBe(true);
+    expect(holds('d:>=2024-03-01T10:00Z', { d: '2024-03-01t10:00z' })).toBe(true);
+    expect(holds('d:<=2024-03-01T10:00Z', { d: '2024-03-01t10:00z' })).toBe(true);
+  });
+
+  it('does not order a number against a date, or text that only contains a date', () => {
+    expect(holds('d:>=2024-03-01', { d: '5' })).toBe(false);
+    expect(holds('d:<=2024-03-01', { d: '5' })).toBe(false);
+    expect(holds('d:<=2024-03-01', { d: 'x2024-02-01' })).toBe(false);
+    expect(holds('d:>=2024-03-01', { d: 'x2024-02-01' })).toBe(false);
+    expect(holds('d:<=2024-03-01', { d: '2024-02-1' })).toBe(false);
+  });
+
+  it('finds a key ignoring case, and reads null tokens as absent', () => {
+    expect(holds('state:CA', { other: 'x', State: 'CA' })).toBe(true);
+    expect(holds('state:null', { state: null })).toBe(false);
+    expect(holds('state:!=null', { state: null })).toBe(true);
+    expect(holds('state:undefined', { state: undefined })).toBe(false);
+  });
+
+  it('accepts comparison characters inside a value, only refusing them at its start', () => {
+    expect(parseTokenFilter('query:a=b')).toMatchObject({ ok: true, filter: { key: 'query', operator: 'eq', value: 'a=b' } });
+  });
+
+  it('skips blank segments of a comma-separated list', () => {
+    const parsed = parseTokenFilterList('state:CA, ,age:>=21');
+    expect(parsed.ok && parsed.filters.map(formatTokenFilter)).toEqual(['state:CA', 'age:>=21']);
+  });
+
+  it('names the type of a non-string entry, and what a token list must be', () => {
+    expect(parseTokenFilterList([['state:CA']])).toEqual({ ok: false, errors: ['entry 1 is not a string (got array)'] });
+    const tokens = parseTokenList(5);
+    expect(tokens.ok === false && tokens.errors[0]).toContain('must be a list of tokens');
+  });
+});
