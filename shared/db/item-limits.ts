@@ -38,6 +38,13 @@ export class ItemTooLargeError extends HttpError {
   }
 }
 
+/** A map with an empty key: DynamoDB refuses empty attribute names at any depth. */
+export class EmptyNameError extends HttpError {
+  constructor(field: string) {
+    super(422, `${field} has an empty name`, { [field]: ['has a member with an empty name'] });
+  }
+}
+
 export class UnstorableNumberError extends HttpError {
   constructor(field: string) {
     super(422, `${field} is a number that cannot be stored`, { [field]: ['is a number that cannot be stored exactly'] });
@@ -107,8 +114,11 @@ function checkKeyAttributes(key: Record<string, unknown> | undefined): void {
   }
 }
 
-/** Every number inside a value must be one DynamoDB stores (finite, within its range). */
-function checkNumbers(value: unknown, field: string): void {
+/**
+ * Every number inside a value must be one DynamoDB stores (finite, within its range), and every
+ * map key must be non-empty.
+ */
+function checkValue(value: unknown, field: string): void {
   const stack: unknown[] = [value];
   while (stack.length) {
     const current = stack.pop();
@@ -119,7 +129,14 @@ function checkNumbers(value: unknown, field: string): void {
       }
     } else if (current && typeof current === 'object') {
       if (current instanceof Uint8Array) continue;
-      for (const member of current instanceof Set ? current : Object.values(current as object)) stack.push(member);
+      if (current instanceof Set || Array.isArray(current)) {
+        for (const member of current) stack.push(member);
+        continue;
+      }
+      for (const [name, member] of Object.entries(current as object)) {
+        if (name === '') throw new EmptyNameError(field);
+        stack.push(member);
+      }
     }
   }
 }
@@ -127,7 +144,10 @@ function checkNumbers(value: unknown, field: string): void {
 function checkItem(item: Record<string, unknown> | undefined): void {
   if (!item) return;
   checkKeyAttributes(item);
-  for (const [name, value] of Object.entries(item)) checkNumbers(value, name);
+  for (const [name, value] of Object.entries(item)) {
+    if (name === '') throw new EmptyNameError('base');
+    checkValue(value, name);
+  }
   assertItemWithin(item, STORAGE_LIMITS.itemBytes);
 }
 
@@ -136,7 +156,7 @@ function checkExpressionValues(values: Record<string, unknown> | undefined): voi
   if (!values) return;
   for (const [name, value] of Object.entries(values)) {
     if (typeof value === 'string' && Buffer.byteLength(value, 'utf8') > STORAGE_LIMITS.partitionKeyBytes) throw new KeyTooLongError();
-    checkNumbers(value, name.replace(/^:/, ''));
+    checkValue(value, name.replace(/^:/, ''));
   }
 }
 

@@ -89,7 +89,8 @@ export function boundParams(input: Params): Params {
       ? source.map((value, index) => [String(index), value])
       : Object.keys(source as object).map((key) => [key, (source as Record<string, unknown>)[key]]);
     for (const [key, value] of members) {
-      if (!Array.isArray(source) && PROTOTYPE_KEYS.has(key)) continue;
+      // Prototype keys could reach an object's prototype; an empty name names nothing (and DynamoDB refuses it).
+      if (!Array.isArray(source) && (PROTOTYPE_KEYS.has(key) || key === '')) continue;
       entries++;
       if (entries > INPUT_LIMITS.entries) throw new PayloadTooLargeError('base', `has more than ${INPUT_LIMITS.entries} parameters`);
       const shownKey = key.length > 40 ? `${key.slice(0, 40)}…` : key;

@@ -1,0 +1,14 @@
+/**
+ * The settings every test run shares: local adapters (nothing leaves the machine), quiet logs,
+ * and the voice carrier's test token. The run's own setup file sets the database first.
+ */
+export function setLocalTestEnvironment(): void {
+  process.env.AWS_REGION = 'local';
+  process.env.LOG_LEVEL ??= 'silent';
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  process.env.EMAIL_ADAPTER = 'local';
+  process.env.NUMBER_PROVIDER = 'local';
+  process.env.EVENTS_ADAPTER = 'local';
+  process.env.TELEPHONY_ADAPTER = 'local';
+  process.env.TWILIO_AUTH_TOKEN ??= 'test-voice-auth-token';
+}
