@@ -48,8 +48,23 @@ function assertJava(): void {
   try {
     execFileSync('java', ['-version'], { stdio: 'ignore' });
   } catch {
-    throw new Error('DynamoDB Local needs Java 17 or later on PATH (Debian: apt-get install openjdk-17-jre-headless).');
+    throw new Error('DynamoDB Local needs Java 17 or later on PATH (Debian: apt-get install openjdk-17-jdk-headless).');
   }
+}
+
+let javaSource: boolean | undefined;
+
+/** Whether this Java can run a source file (a JDK, not only a runtime). */
+function canRunJavaSource(): boolean {
+  if (javaSource === undefined) {
+    try {
+      javaSource = execFileSync('java', ['--list-modules'], { encoding: 'utf8' }).includes('jdk.compiler');
+    } catch {
+      javaSource = false;
+    }
+    if (!javaSource) console.warn('Java has no compiler (a runtime, not a JDK): DynamoDB Local will listen on every interface, not only 127.0.0.1. Install a JDK (openjdk-17-jdk-headless) to keep it on loopback.');
+  }
+  return javaSource;
 }
 
 async function freePort(): Promise<number> {
@@ -106,17 +121,13 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     chmodSync(options.dataDir, 0o700);
     for (const name of readdirSync(options.dataDir)) chmodSync(join(options.dataDir, name), 0o600);
   }
-  const javaArgs = [
-    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
-    '-cp',
-    `${JAR}:${join(dir, 'DynamoDBLocal_lib', '*')}`,
-    LOOPBACK_LAUNCHER,
-    '-port',
-    String(port),
-    ...storage,
-    '-sharedDb',
-    '-disableTelemetry',
-  ];
+  const serverArgs = ['-port', String(port), ...storage, '-sharedDb', '-disableTelemetry'];
+  const libraryPath = `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`;
+  // The loopback launcher is Java source, run directly; that needs the JDK's compiler module.
+  // A bare runtime falls back to DynamoDB Local's own launcher, which listens on every interface.
+  const javaArgs = canRunJavaSource()
+    ? [libraryPath, '-cp', `${JAR}:${join(dir, 'DynamoDBLocal_lib', '*')}`, LOOPBACK_LAUNCHER, ...serverArgs]
+    : [libraryPath, '-jar', JAR, ...serverArgs];
   // umask 077: files DynamoDB Local creates (the database, its journal) are the owner's alone.
   const child = spawn('sh', ['-c', 'umask 077 && exec java "$@"', 'java', ...javaArgs], {
     cwd: dir,
