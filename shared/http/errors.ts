@@ -4,6 +4,15 @@
  */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * Adds a message to a field's list, once. Field names come from requests, so an inherited name
+ * (`toString`, `hasOwnProperty`) must not be mistaken for an existing list.
+ */
+export function addFieldError(errors: FieldErrors, field: string, message: string, max = Number.POSITIVE_INFINITY): void {
+  const list = Object.hasOwn(errors, field) ? errors[field]! : (errors[field] = []);
+  if (!list.includes(message) && list.length < max) list.push(message);
+}
+
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,

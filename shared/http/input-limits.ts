@@ -1,4 +1,4 @@
-import { HttpError, ValidationError, type FieldErrors } from './errors.js';
+import { addFieldError, HttpError, ValidationError, type FieldErrors } from './errors.js';
 import type { Params } from './request.js';
 
 /**
@@ -73,10 +73,7 @@ function describeNumberProblem(value: number): string | undefined {
  */
 export function boundParams(input: Params): Params {
   const errors: FieldErrors = {};
-  const fail = (path: string, message: string) => {
-    const list = (errors[path || 'base'] ??= []);
-    if (!list.includes(message) && list.length < 3) list.push(message);
-  };
+  const fail = (path: string, message: string) => addFieldError(errors, path || 'base', message, 3);
   const root: Params = {};
   let entries = 0;
   // Each frame copies one container's members into its already-created copy.

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ValidationError, type FieldErrors } from './errors.js';
+import { addFieldError, ValidationError, type FieldErrors } from './errors.js';
 
 const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object']);
 
@@ -18,8 +18,7 @@ export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): FieldError
   for (const issue of issues) {
     const field = issue.path?.map((item) => String(item.key)).join('.') || 'base';
     const message = messageOf(issue);
-    const list = (errors[field] ??= []);
-    if (!list.includes(message)) list.push(message);
+    addFieldError(errors, field, message);
   }
   return errors;
 }

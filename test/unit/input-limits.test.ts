@@ -45,6 +45,13 @@ describe('boundParams', () => {
     expect(Object.keys(errorsOf(() => boundParams({ ['k'.repeat(INPUT_LIMITS.keyChars + 1)]: 1 })))).toEqual(['base']);
   });
 
+  it('names inherited property names as fields like any other', () => {
+    expect(errorsOf(() => boundParams({ toString: 'x'.repeat(INPUT_LIMITS.stringChars + 1), hasOwnProperty: 1e20 }))).toEqual({
+      toString: [`is too long (maximum is ${INPUT_LIMITS.stringChars} characters)`],
+      hasOwnProperty: [`must be between -${INPUT_LIMITS.numberMagnitude} and ${INPUT_LIMITS.numberMagnitude}`],
+    });
+  });
+
   it('handles hostile nesting without recursion', () => {
     let deep: Record<string, unknown> = {};
     const top = deep;
