@@ -1,3 +1,4 @@
+import { clock } from '../../shared/adapters/clock.js';
 import { logger } from '../../shared/logger.js';
 import { sweepStaleCalls } from '../../shared/calls/stale-call-sweeper.js';
 
@@ -6,7 +7,7 @@ import { sweepStaleCalls } from '../../shared/calls/stale-call-sweeper.js';
  * calls whose final carrier callback was lost (shared/calls/stale-call-sweeper.ts).
  */
 export const handler = async (): Promise<{ companies: number; ended: number }> => {
-  const result = await sweepStaleCalls(new Date());
+  const result = await sweepStaleCalls(clock().now());
   if (result.ended.length) logger.info({ ended: result.ended }, 'stale calls ended');
   return { companies: result.companies, ended: result.ended.length };
 };

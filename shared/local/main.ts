@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { clock } from '../adapters/clock.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 
 /**
@@ -69,7 +70,7 @@ console.log(`Try: curl -u "${seeded.keyPair.publicKey}:<private key>" ${base}/ap
 // The stale-call sweeper, as the EventBridge rule runs it in AWS: ends calls whose final carrier
 // callback never came (a simulator run cut short leaves one), freeing their buyers.
 const sweeps = setInterval(() => {
-  sweepStaleCalls(new Date())
+  sweepStaleCalls(clock().now())
     .then((result) => {
       if (result.ended.length) console.log(`${new Date().toISOString()} stale-call sweeper ended ${result.ended.length} call(s)`);
     })
