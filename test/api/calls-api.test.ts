@@ -135,8 +135,11 @@ let world: World;
 // file passes at any hour.
 usePinnedClockForAll(midDayTomorrow);
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
+/**
+ * A company with the calls the list tests read (and another company with one call). Tests that
+ * change calls build a world of their own, so the list tests see the same world in any order.
+ */
+async function buildWorld(): Promise<World> {
   const company = await createTestCompany('calls-api');
   const other = await createTestCompany('calls-api-other');
   const buyer1 = await createThrough(gateway, company, '/api/v1/buyers', { name: 'B1', number: '+12125557001', current_conversion_revenue: 25, current_conversion_duration: 30 });
@@ -162,7 +165,12 @@ beforeAll(async () => {
   const otherCall = await simulate(otherNumber.number, CALLER_1, [{ answer: true, answerAfter: 2, talk: 40 }]);
 
   const tenDaysAgoDay = noonDaysAgo(10).toISOString().slice(0, 10);
-  world = { company, other, buyer1, buyer2, trafficSource, offer1, offer2, number1, number2, converted, short, missed, live, tenDaysAgo, tenDaysAgoDay, fortyDaysAgo, otherCall };
+  return { company, other, buyer1, buyer2, trafficSource, offer1, offer2, number1, number2, converted, short, missed, live, tenDaysAgo, tenDaysAgoDay, fortyDaysAgo, otherCall };
+}
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  world = await buildWorld();
 });
 
 afterAll(async () => gateway.close());
@@ -442,8 +450,8 @@ describe('GET /api/v1/calls/:id/events and GET /api/v1/charge_rollups', () => {
 });
 
 describe('POST /api/v1/calls/:id', () => {
-  async function buyerRevenueToday(buyerId: number): Promise<number> {
-    const reply = await get(world.company, `/api/v1/buyers/${buyerId}`);
+  async function buyerRevenueToday(buyerId: number, company: TestCompany = world.company): Promise<number> {
+    const reply = await get(company, `/api/v1/buyers/${buyerId}`);
     expect(reply.status, reply.text).toBe(200);
     return reply.body.buyer.revenue_daily_used;
   }
@@ -481,13 +489,14 @@ describe('POST /api/v1/calls/:id', () => {
     expect(reply.body.call.data).toMatchObject(data);
   }
 
-  it('updates by uuid and follows the buyer counters of the existing world', async () => {
-    const before = await buyerRevenueToday(world.buyer2.id);
-    const uuid = (await getCall(world.company.id, world.short))!.uuid;
-    const reply = await post(world.company, `/api/v1/calls/${uuid}`, { revenue: 12.5, buyer_converted: true });
+  it('updates by uuid and follows the buyer counters of a world of calls', async () => {
+    const own = await buildWorld();
+    const before = await buyerRevenueToday(own.buyer2.id, own.company);
+    const uuid = (await getCall(own.company.id, own.short))!.uuid;
+    const reply = await post(own.company, `/api/v1/calls/${uuid}`, { revenue: 12.5, buyer_converted: true });
     expect(reply.status, reply.text).toBe(200);
-    expect(reply.body.call).toMatchObject({ id: world.short, revenue: 12.5, buyer_converted: true });
-    expect(await buyerRevenueToday(world.buyer2.id)).toBe(before + 12.5);
+    expect(reply.body.call).toMatchObject({ id: own.short, revenue: 12.5, buyer_converted: true });
+    expect(await buyerRevenueToday(own.buyer2.id, own.company)).toBe(before + 12.5);
   });
 
   it('refuses bad fields with a 422 for each, and a request changing nothing', async () => {
@@ -509,18 +518,19 @@ describe('POST /api/v1/calls/:id', () => {
 
 describe('POST /api/v1/calls/update_by_caller_id/:caller_id', () => {
   it("updates the caller's newest call on the offer named by offer_token", async () => {
-    const before = await get(world.company, `/api/v1/buyers/${world.buyer2.id}`);
-    const reply = await post(world.company, `/api/v1/calls/update_by_caller_id/${encodeURIComponent('415-555-0001')}`, {
-      offer_token: world.offer2.offer_token,
+    const own = await buildWorld();
+    const before = await get(own.company, `/api/v1/buyers/${own.buyer2.id}`);
+    const reply = await post(own.company, `/api/v1/calls/update_by_caller_id/${encodeURIComponent('415-555-0001')}`, {
+      offer_token: own.offer2.offer_token,
       revenue: 15,
       buyer_converted: 'yes',
     });
     expect(reply.status, reply.text).toBe(200);
     // Caller 1 called offer 2 once: the missed call (their converted call was on offer 1).
-    expect(reply.body.call).toMatchObject({ id: world.missed, revenue: 15, buyer_converted: true });
-    const after = await get(world.company, `/api/v1/buyers/${world.buyer2.id}`);
+    expect(reply.body.call).toMatchObject({ id: own.missed, revenue: 15, buyer_converted: true });
+    const after = await get(own.company, `/api/v1/buyers/${own.buyer2.id}`);
     expect(after.body.buyer.revenue_daily_used).toBe(before.body.buyer.revenue_daily_used + 15);
-    expect((await getCall(world.company.id, world.converted))!.revenue).not.toBe(15);
+    expect((await getCall(own.company.id, own.converted))!.revenue).not.toBe(15);
   });
 
   it('404s without such a call; 422 without a token of the company', async () => {
