@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.js';
-import { dayRecordPut, getDayRecord } from '../../shared/db/day-records.js';
+import { dayRecordPut, getDayRecord, putDayRecord } from '../../shared/db/day-records.js';
 import { timeSortableId } from '../../shared/db/ids.js';
 import type { Operation } from '../../shared/http/request.js';
 import { numbersOfOffer, numbersOfPool } from '../../shared/numbers/lookup.js';
 import { checkUserToken, findWebhook, inboundResponse, InboundError, parsePingId } from '../../shared/routing/inbound.js';
 import { serviceRandom } from '../../shared/routing/random.js';
-import { reservationPut, type NumberReservation } from '../../shared/routing/reservations.js';
+import { reserveNumber, type NumberReservation } from '../../shared/routing/reservations.js';
 import { redactParams } from '../../shared/http/redact.js';
 import { isoWithOffset } from '../../shared/time.js';
 import { boundedJson, callerAndSource, inboundLogExpiry } from './ping.js';
@@ -76,7 +74,7 @@ export const post: Operation = async (request) => {
     test_mode: testMode,
   };
   const id = timeSortableId(now.getTime());
-  const log = dayRecordPut(companyId, 'inbound_webhook_logs', {
+  const log = {
     id,
     uuid: randomUUID(),
     created_at: now.toISOString(),
@@ -95,8 +93,9 @@ export const post: Operation = async (request) => {
     test_mode: testMode,
     duration_ms: Math.round(performance.now() - started),
     expires_at: inboundLogExpiry(now),
-  });
+  };
   // The reservation and its log entry are written together: a failed post holds no number.
-  await db.send(new TransactWriteCommand({ TransactItems: [...(reservation ? [{ Put: reservationPut(companyId, reservation) }] : []), { Put: log }] }));
+  if (reservation) await reserveNumber(companyId, reservation, [{ Put: dayRecordPut(companyId, 'inbound_webhook_logs', log) }]);
+  else await putDayRecord(companyId, 'inbound_webhook_logs', log);
   return { kind: 'raw', response: inboundResponse(200, body) };
 };

@@ -103,7 +103,6 @@ export function telephonyPort(): TelephonyPort {
   return telephony;
 }
 
-
 // The clock port lives in its own module so that light modules (db, calls) can read it without
 // loading the carrier and AWS adapters above.
 export { clock, setClock } from './clock.js';

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 import { checkCommandInput } from './item-limits.js';
 
@@ -28,3 +28,6 @@ export function createDocumentClient(endpoint: string | undefined, region: strin
 export const db: DynamoDBDocumentClient = createDocumentClient(config.dynamoEndpoint, config.region);
 
 export const tableName: string = config.tableName;
+
+/** One member of a TransactWriteItems request (Put, Update, Delete or ConditionCheck). */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

@@ -5,10 +5,9 @@ import {
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
-  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../http/errors.js';
-import { db, tableName } from './client.js';
+import { db, tableName, type TransactItem } from './client.js';
 import { keys, padId, type Key } from './keys.js';
 
 /**
@@ -17,8 +16,6 @@ import { keys, padId, type Key } from './keys.js';
  * also counts the records (kept in step by the same transactions that create and delete).
  */
 export type StoredRecord = Record<string, unknown> & { id: number; uuid: string; created_at: string; updated_at: string };
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'expires_at'];
 

@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.js';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName, type TransactItem } from '../db/client.js';
 import { keys } from '../db/keys.js';
 
 /**
@@ -28,8 +28,6 @@ export function rateWindow(now: Date, window: RateWindow): { key: string; expire
   const start = Math.floor(now.getTime() / 1000 / seconds) * seconds;
   return { key: `${window}#${start}`, expiresAt: start + 2 * seconds };
 }
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
  * Counts one request against every check and writes `alongside` (the request's log entry, a

@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.js';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName, type TransactItem } from '../db/client.js';
 import { keys } from '../db/keys.js';
 
 /**
@@ -19,8 +19,8 @@ export interface NumberReservation {
   reserved_until: string;
 }
 
-/** The Put of a reservation, for a transaction that writes it with the post's log entry. */
-export function reservationPut(companyId: number, reservation: NumberReservation) {
+/** The Put of a reservation. */
+function reservationPut(companyId: number, reservation: NumberReservation) {
   return {
     TableName: tableName,
     Item: {
@@ -32,8 +32,14 @@ export function reservationPut(companyId: number, reservation: NumberReservation
   };
 }
 
-export async function reserveNumber(companyId: number, reservation: NumberReservation): Promise<void> {
-  await db.send(new PutCommand(reservationPut(companyId, reservation)));
+/**
+ * Holds the number for the caller. `alongside` (the post's log entry) is written in the same
+ * transaction, so a post that fails holds no number.
+ */
+export async function reserveNumber(companyId: number, reservation: NumberReservation, alongside: readonly TransactItem[] = []): Promise<void> {
+  const put = reservationPut(companyId, reservation);
+  if (alongside.length === 0) await db.send(new PutCommand(put));
+  else await db.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...alongside] }));
 }
 
 /** The caller's live reservation of this number, if any (one GetItem). */
