@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isBlacklisted } from '../../shared/contacts/blacklist.js';
-import { dayRecordPut } from '../../shared/db/day-records.js';
+import { putDayRecord } from '../../shared/db/day-records.js';
 import { timeSortableId } from '../../shared/db/ids.js';
 import { getRecord } from '../../shared/db/records.js';
 import type { Operation, OperationRequest } from '../../shared/http/request.js';
@@ -141,9 +141,11 @@ export const ping: Operation = async (request) => {
     expires_in_seconds: PING_VALID_SECONDS,
     test_mode: webhook.test_mode === true,
   };
-  // Decided; now one transaction counts the request against its rate limits and writes its log
-  // entry, so a refused or failed ping uses up no slot and leaves nothing behind.
-  const log = dayRecordPut(companyId, 'inbound_webhook_logs', {
+  // Decided and bounded: only now is the request counted against its rate limits (a refused or
+  // invalid ping uses up no slot), then its log entry written.
+  const limited = await takeRateLimits(companyId, rateChecks(webhook, trafficSourceId), now);
+  if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
+  await putDayRecord(companyId, 'inbound_webhook_logs', {
     id,
     uuid: randomUUID(),
     created_at: now.toISOString(),
@@ -169,7 +171,5 @@ export const ping: Operation = async (request) => {
     duration_ms: Math.round(performance.now() - started),
     expires_at: inboundLogExpiry(now),
   });
-  const limited = await takeRateLimits(companyId, rateChecks(webhook, trafficSourceId), now, [{ Put: log }]);
-  if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
   return { kind: 'raw', response: inboundResponse(200, body) };
 };

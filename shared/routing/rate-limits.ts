@@ -1,6 +1,6 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName, type TransactItem } from '../db/client.js';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
 
 /**
@@ -29,41 +29,45 @@ export function rateWindow(now: Date, window: RateWindow): { key: string; expire
   return { key: `${window}#${start}`, expiresAt: start + 2 * seconds };
 }
 
+function counterUpdate(companyId: number, check: RateCheck, now: Date) {
+  const window = rateWindow(now, check.window);
+  return {
+    TableName: tableName,
+    Key: keys.rateCounter(companyId, check.scope, window.key),
+    UpdateExpression: 'ADD #c :one SET #e = :expires',
+    ConditionExpression: 'attribute_not_exists(#c) OR #c < :limit',
+    ExpressionAttributeNames: { '#c': 'count', '#e': 'expires_at' },
+    ExpressionAttributeValues: { ':one': 1, ':limit': check.limit, ':expires': window.expiresAt },
+  };
+}
+
 /**
- * Counts one request against every check and writes `alongside` (the request's log entry, a
- * reservation) in the same transaction, so a request is counted exactly when its effects are
- * written; returns the first limit it would pass, if any (then nothing is written).
+ * Counts one request against every check; returns the first limit it would pass, if any (then
+ * none is counted). Callers take the limits after every other check has passed, so a refused
+ * request uses up no slot. One check is one conditional UpdateItem; several are one transaction,
+ * so no request passes one limit and fails another half-counted. (A transaction costs twice the
+ * writes, which is why the request's own log entry is not in it.)
  */
-export async function takeRateLimits(companyId: number, checks: readonly RateCheck[], now: Date, alongside: readonly TransactItem[] = []): Promise<RateCheck | undefined> {
+export async function takeRateLimits(companyId: number, checks: readonly RateCheck[], now: Date): Promise<RateCheck | undefined> {
   const active = checks.filter((check) => Number.isFinite(check.limit) && check.limit >= 0);
-  if (active.length === 0) {
-    if (alongside.length) await db.send(new TransactWriteCommand({ TransactItems: [...alongside] }));
-    return undefined;
+  if (active.length === 0) return undefined;
+  if (active.length === 1) {
+    try {
+      await db.send(new UpdateCommand(counterUpdate(companyId, active[0]!, now)));
+      return undefined;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return active[0];
+      throw error;
+    }
   }
   try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [...active.map((check): TransactItem => {
-          const window = rateWindow(now, check.window);
-          return {
-            Update: {
-              TableName: tableName,
-              Key: keys.rateCounter(companyId, check.scope, window.key),
-              UpdateExpression: 'ADD #c :one SET #e = :expires',
-              ConditionExpression: 'attribute_not_exists(#c) OR #c < :limit',
-              ExpressionAttributeNames: { '#c': 'count', '#e': 'expires_at' },
-              ExpressionAttributeValues: { ':one': 1, ':limit': check.limit, ':expires': window.expiresAt },
-            },
-          };
-        }), ...alongside],
-      }),
-    );
+    await db.send(new TransactWriteCommand({ TransactItems: active.map((check) => ({ Update: counterUpdate(companyId, check, now) })) }));
     return undefined;
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
     const reasons = error.CancellationReasons ?? [];
     const failed = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-    if (failed >= 0 && failed < active.length) return active[failed];
+    if (failed >= 0) return active[failed];
     throw error;
   }
 }
