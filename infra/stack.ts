@@ -1,7 +1,9 @@
 import { CfnOutput, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ServiceApi } from './constructs/api.js';
+import { EventDelivery, DELIVERY_TIMEOUT } from './constructs/event-delivery.js';
 import { EventsQueue } from './constructs/events-queue.js';
+import { retryPolicyFromEnv } from '../shared/events/retry-schedule.js';
 import { StaleCallSweeper } from './constructs/stale-call-sweeper.js';
 import { ServiceTable } from './constructs/table.js';
 
@@ -11,6 +13,7 @@ export class CallTrackingStack extends Stack {
   readonly api: ServiceApi;
   readonly events: EventsQueue;
   readonly staleCallSweeper: StaleCallSweeper;
+  readonly delivery: EventDelivery;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -31,12 +34,32 @@ export class CallTrackingStack extends Stack {
       authToken: tokenSecret ? SecretValue.secretsManager(tokenSecret).unsafeUnwrap() : undefined,
       apiBase: context('twilioApiBase'),
     };
-    this.events = new EventsQueue(this, 'Events');
+    // Webhook delivery settings (docs/events.md): `-c webhookAllowedCidrs=203.0.113.0/24` lets
+    // deliveries reach those otherwise refused ranges; `-c webhookRetrySchedule=5s,5m,...` and
+    // `-c webhookDisableAfter=5d` change the retry schedule and when a failing subscription stops.
+    const settings = {
+      WEBHOOK_ALLOWED_CIDRS: context('webhookAllowedCidrs') ?? '',
+      WEBHOOK_RETRY_SCHEDULE: context('webhookRetrySchedule') ?? '',
+      WEBHOOK_DISABLE_AFTER: context('webhookDisableAfter') ?? '',
+    };
+    // Validated at synth: a bad schedule fails here, not in the first delivery.
+    const policy = retryPolicyFromEnv(settings);
+    this.events = new EventsQueue(this, 'Events', { policy, consumerTimeout: DELIVERY_TIMEOUT });
     this.api = new ServiceApi(this, 'Api', { table: this.table, emailFrom, twilio, eventsQueue: this.events.queue });
     this.staleCallSweeper = new StaleCallSweeper(this, 'StaleCallSweeper', { table: this.table, eventsQueue: this.events.queue });
+    this.delivery = new EventDelivery(this, 'Delivery', {
+      table: this.table,
+      events: this.events,
+      emailFrom,
+      settings: Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== '')),
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'EventsQueueUrl', { value: this.events.queue.queueUrl, description: 'Domain events on their way to subscribers' });
+    new CfnOutput(this, 'EventsDeadLetterQueueArn', {
+      value: this.events.deadLetters.queueArn,
+      description: 'Deliveries given up on; redrive: aws sqs start-message-move-task --source-arn <this value>',
+    });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table' });
   }
 }

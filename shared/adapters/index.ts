@@ -1,11 +1,12 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { EventsPort } from '../ports/events.js';
+import type { EventQueuePort } from '../ports/events.js';
+import { maxAttempts, retryPolicyFromEnv } from '../events/retry-schedule.js';
 import type { TelephonyPort } from '../ports/telephony.js';
 import { SqsEvents } from './aws/sqs-events.js';
 import { TwilioCallControl } from './aws/twilio-call-control.js';
 import { CallControlRecorder } from './local/call-control-recorder.js';
-import { EventRecorder } from './local/event-recorder.js';
+import { TableQueue } from './local/table-queue.js';
 import type { EmailPort } from '../ports/email.js';
 import type { NumberProvider } from '../ports/numbers.js';
 import { SesEmail } from './aws/ses-email.js';
@@ -65,10 +66,20 @@ export function numberProvider(): NumberProvider {
   return numbers;
 }
 
-/** EVENTS_ADAPTER: `sqs` (default; EVENTS_QUEUE_URL) or `local` (recorded, OUTBOX_DIR/events.jsonl). */
-export function createEventsPort(env: NodeJS.ProcessEnv = process.env): EventsPort {
+/**
+ * EVENTS_ADAPTER: `sqs` (default; EVENTS_QUEUE_URL) or `local` (a queue in the table,
+ * LOCAL_QUEUE_NAME, default `events`, with SQS's visibility, retry and dead-letter semantics).
+ */
+export function createEventQueue(env: NodeJS.ProcessEnv = process.env): EventQueuePort {
   const adapter = env.EVENTS_ADAPTER || 'sqs';
-  if (adapter === 'local') return new EventRecorder(env.OUTBOX_DIR);
+  if (adapter === 'local') {
+    return new TableQueue({
+      name: env.LOCAL_QUEUE_NAME || 'events',
+      visibilityTimeoutSeconds: LOCAL_VISIBILITY_TIMEOUT_SECONDS,
+      // As the stack's redrive policy: one receive per attempt of the retry schedule.
+      maxReceiveCount: maxAttempts(retryPolicyFromEnv(env)),
+    });
+  }
   if (adapter === 'sqs') {
     if (!env.EVENTS_QUEUE_URL) throw new Error('EVENTS_QUEUE_URL must be set for the SQS events adapter');
     return new SqsEvents(new SQSClient({}), env.EVENTS_QUEUE_URL);
@@ -76,12 +87,20 @@ export function createEventsPort(env: NodeJS.ProcessEnv = process.env): EventsPo
   throw new Error(`Unknown EVENTS_ADAPTER ${adapter}`);
 }
 
-let events: EventsPort | undefined;
+/** Local mode's visibility timeout: six times the delivery's 10 s timeout, as in the stack. */
+export const LOCAL_VISIBILITY_TIMEOUT_SECONDS = 60;
 
-/** The events port of this process (made on first use). */
-export function eventsPort(): EventsPort {
-  events ??= createEventsPort();
-  return events;
+let queue: EventQueuePort | undefined;
+
+/** The event queue of this process (made on first use). */
+export function eventQueue(): EventQueuePort {
+  queue ??= createEventQueue();
+  return queue;
+}
+
+/** Replaces the event queue (a test injects a failure between commit and publish); no argument goes back to the configured one. */
+export function setEventQueue(replacement?: EventQueuePort): void {
+  queue = replacement;
 }
 
 /** TELEPHONY_ADAPTER: `twilio` (default; the carrier settings above) or `local` (recorded). */

@@ -1,8 +1,9 @@
-import { emailPort } from '../adapters/index.js';
+import { randomUUID } from 'node:crypto';
 import { getRecord, queryAllRecords, updateRecord } from '../db/records.js';
 import { ValidationError } from '../http/errors.js';
 import { BUYER_WRITABLE_FIELDS } from '../resources/buyer-fields.js';
 import type { HookContext } from '../resources/define.js';
+import type { QueueMessage } from '../ports/events.js';
 import { isoWithOffset } from '../time.js';
 import { METRICS, PERIODS, capReached, currentCounters, periodKeys } from './counter-model.js';
 import { readCounterItems, resetTotalCounters } from './counters.js';
@@ -57,22 +58,37 @@ export async function prepareCreate(context: HookContext, fields: Record<string,
   return { ...copied, name: source.name ? `${String(source.name)} (copy)` : null, ...rest };
 }
 
-/** Invites the team e-mails a write added; resets total counters when asked. */
+/**
+ * An invitation per team e-mail the write added, sent through the outbox: written with the
+ * buyer, so an invitation exists exactly when the buyer change does, and sent by the delivery
+ * function (retried like webhooks), never lost to a crash after the write.
+ */
+export async function messages(
+  context: HookContext,
+  change: { before?: Record<string, unknown>; after: Record<string, unknown>; fields: Record<string, unknown> },
+): Promise<QueueMessage[]> {
+  const before = new Set(Array.isArray(change.before?.team_users_emails) ? (change.before.team_users_emails as string[]) : []);
+  const added = (Array.isArray(change.after.team_users_emails) ? (change.after.team_users_emails as string[]) : []).filter((email) => !before.has(email));
+  const name = String(change.after.name ?? change.after.id);
+  return added.map((to) => ({
+    kind: 'email',
+    id: randomUUID(),
+    companyId: context.companyId,
+    email: {
+      companyId: context.companyId,
+      kind: 'team_invitation',
+      to,
+      subject: `Invitation to the team of buyer ${name}`,
+      text: `You have been invited to collaborate on buyer ${name} (id ${String(change.after.id)}).`,
+    },
+  }));
+}
+
+/** Resets total counters when asked. */
 export async function afterWrite(
   context: HookContext,
   change: { before?: Record<string, unknown>; after: Record<string, unknown>; fields: Record<string, unknown> },
 ): Promise<void> {
-  const before = new Set(Array.isArray(change.before?.team_users_emails) ? (change.before.team_users_emails as string[]) : []);
-  const added = (Array.isArray(change.after.team_users_emails) ? (change.after.team_users_emails as string[]) : []).filter((email) => !before.has(email));
-  for (const to of added) {
-    await emailPort().send({
-      companyId: context.companyId,
-      kind: 'team_invitation',
-      to,
-      subject: `Invitation to the team of buyer ${String(change.after.name ?? change.after.id)}`,
-      text: `You have been invited to collaborate on buyer ${String(change.after.name ?? change.after.id)} (id ${String(change.after.id)}).`,
-    });
-  }
   if (change.fields.reset_total_caps === true) await resetTotalCounters(context.companyId, Number(change.after.id));
 }
 

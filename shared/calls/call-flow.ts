@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../adapters/clock.js';
-import { eventsPort } from '../adapters/index.js';
 import { conversionTerms } from '../buyers/conversion-terms.js';
 import { applyCounterChange, releaseConcurrency } from '../buyers/counters.js';
 import { buyerTimeZone } from '../buyers/limits.js';
@@ -11,6 +10,8 @@ import { timeSortableId } from '../db/ids.js';
 import { keys } from '../db/keys.js';
 import { getRecord, queryAllRecords } from '../db/records.js';
 import type { EventName } from '../events/event-names.js';
+import { publishStaged, stageMessages } from '../events/outbox.js';
+import type { QueueMessage } from '../ports/events.js';
 import { findNumber } from '../numbers/lookup.js';
 import { normalizeCallerNumber } from '../phone.js';
 import { claimBuyer } from '../routing/claim.js';
@@ -85,8 +86,12 @@ function timeline(call: Call, at: Date, type: string, detail: Record<string, unk
   call.timeline = boundTimeline([...(Array.isArray(call.timeline) ? (call.timeline as TimelineEntry[]) : []), { ...detail, at: at.toISOString(), type }]);
 }
 
-async function emit(companyId: number, name: EventName, call: Call, at: Date): Promise<void> {
-  await eventsPort().publish({ id: randomUUID(), name, companyId, occurredAt: at.toISOString(), data: callView(call) });
+/** The outbox messages of a call's events, as the call will be saved (docs/events.md). */
+function callEvents(companyId: number, names: readonly EventName[], call: Call, at: Date): QueueMessage[] {
+  return names.map((name) => {
+    const id = randomUUID();
+    return { kind: 'event', id, companyId, event: { id, name, companyId, occurredAt: at.toISOString(), data: callView(call) } };
+  });
 }
 
 /**
@@ -182,7 +187,8 @@ export class UnknownCallError extends Error {
 async function transition<T>(
   companyId: number,
   callId: number,
-  change: (call: Call) => Promise<{ result: T; save: boolean; alongside?: Array<Record<string, unknown>>; undo?: () => Promise<void> }>,
+  change: (call: Call) => Promise<{ result: T; save: boolean; alongside?: Array<Record<string, unknown>>; undo?: () => Promise<void>; events?: readonly EventName[] }>,
+  at: Date = clock().now(),
 ): Promise<{ result: T; call: Call; saved: boolean }> {
   for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; attempt++) {
     const stored = await getCall(companyId, callId);
@@ -193,7 +199,12 @@ async function transition<T>(
     const version = Number(stored.version);
     call.version = version + 1;
     call.updated_at = clock().now().toISOString();
-    if (await saveCall(companyId, call, version, decided.alongside)) return { result: decided.result, call, saved: true };
+    // The events go into the outbox in the save's own transaction: they exist exactly when the change does.
+    const { writes, staged } = stageMessages(companyId, callEvents(companyId, decided.events ?? [], call, at), at);
+    if (await saveCall(companyId, call, version, [...(decided.alongside ?? []), ...writes])) {
+      await publishStaged(staged);
+      return { result: decided.result, call, saved: true };
+    }
     await decided.undo?.();
   }
   throw new Error(`Call ${callId} kept changing under this transition`);
@@ -301,25 +312,25 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   }
   const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
 
-  if (!(await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }))) {
+  const { writes: eventWrites, staged } = stageMessages(companyId, callEvents(companyId, call.in_progress ? ['new_call', 'call_ringing'] : ['new_call'], call, at), at);
+  if (!(await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, eventWrites))) {
     // A retry of this webhook got there first: give back our claim and answer as it did.
     if (claimed?.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
     const winner = await findCallByCarrierId(incoming.carrier, incoming.carrierCallId);
     return winner ? instructionFor(winner.companyId, winner.call as Call) : { kind: 'reject', reason: 'duplicate' };
   }
-  await emit(companyId, 'new_call', call, at);
+  await publishStaged(staged);
   if (!call.in_progress) {
     await finishCall(companyId, call.id, { totalDuration: 0, at });
     return call.status === 'blocked' ? { kind: 'reject', reason: 'blocked', companyId, callId: call.id } : { kind: 'hangup', reason: 'no_buyer', companyId, callId: call.id };
   }
   if (onDial && claimed?.buyer) await applyBuyerConversion(companyId, call, claimed.buyer.record, at);
-  await emit(companyId, 'call_ringing', call, at);
   return instructionFor(companyId, call);
 }
 
 /** The buyer picked up (counted once per attempt). */
 export async function buyerAnswered(companyId: number, callId: number, attemptNumber: number, at: Date): Promise<void> {
-  const { call, saved, result: buyerId } = await transition(companyId, callId, async (call) => {
+  const { saved, result: buyerId } = await transition(companyId, callId, async (call) => {
     const attempt = (call.attempts as Attempt[])[attemptNumber - 1];
     // A late or replayed callback about an ended call changes nothing.
     if (!call.in_progress || !attempt || attempt.status !== 'ringing') return { result: undefined, save: false };
@@ -329,12 +340,11 @@ export async function buyerAnswered(companyId: number, callId: number, attemptNu
     call.buyer_id = attempt.buyer_id;
     call.buyer = attempt.buyer_name;
     timeline(call, at, 'answered', { attempt: attemptNumber, buyer_id: attempt.buyer_id });
-    return { result: attempt.buyer_id, save: true };
-  });
+    return { result: attempt.buyer_id, save: true, events: ['call_forwarded'] };
+  }, at);
   if (!saved || buyerId === undefined) return;
   const buyer = await getRecord(companyId, 'buyers', buyerId);
   if (buyer) await applyCounterChange(companyId, buyerId, buyerTimeZone(buyer), at, { increments: { connection: 1 } });
-  await emit(companyId, 'call_forwarded', call, at);
 }
 
 export type DialOutcome = 'completed' | 'answered' | 'no-answer' | 'busy' | 'failed' | 'canceled';
@@ -389,15 +399,19 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
         call.status = 'canceled';
       }
     }
+    const events: EventName[] = [];
+    if (talked && !answeredBefore) events.push('call_forwarded');
+    if (claimedNext?.buyer) events.push('call_ringing');
     return {
       result: { answeredBefore, buyerId: attempt.buyer_id, converted },
       save: true,
+      events,
       undo: async () => {
         if (claimedNext?.buyer) await releaseConcurrency(companyId, claimedNext.buyer.id, buyerTimeZone(claimedNext.buyer.record), at);
         claimedNext = undefined;
       },
     };
-  });
+  }, at);
   if (!saved) return instructionFor(companyId, call);
 
   // Effects of the saved transition: the finished leg frees its buyer; talk time counts.
@@ -406,7 +420,6 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     await releaseConcurrency(companyId, Number(buyer.id), buyerTimeZone(buyer), at);
     if (talked && !result.answeredBefore) {
       await applyCounterChange(companyId, Number(buyer.id), buyerTimeZone(buyer), at, { increments: { connection: 1 } });
-      await emit(companyId, 'call_forwarded', call, at);
     }
     if (result.converted) await applyBuyerConversion(companyId, call, buyer, at);
   }
@@ -415,10 +428,9 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
   if (newest.attempt > attemptNumber && newest.status === 'ringing') {
     const next = await getRecord(companyId, 'buyers', newest.buyer_id);
     if (next && conversionTerms(next, at).duration === 0) {
-      const onDial = await transition(companyId, callId, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, next, 0, at), save: true }));
+      const onDial = await transition(companyId, callId, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, next, 0, at), save: true }), at);
       if (onDial.result) await applyBuyerConversion(companyId, onDial.call, next, at);
     }
-    await emit(companyId, 'call_ringing', call, at);
   }
   return instructionFor(companyId, call);
 }
@@ -526,15 +538,14 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     call.profit = cents(Number(call.revenue ?? 0) - Number(call.payout ?? 0));
     call.rolled_up = true;
     timeline(call, at, 'ended', { status: call.status, total_duration: call.total_duration, ...(ending.reason ? { reason: ending.reason } : {}) });
-    return { result: undefined, save: true, alongside: rollupWrites(companyId, undefined, figures(call)) };
-  });
+    return { result: undefined, save: true, alongside: rollupWrites(companyId, undefined, figures(call)), events: ['call_ended'] };
+  }, at);
   if (!saved) return false;
   if (held !== undefined) {
     const buyer = await getRecord(companyId, 'buyers', held);
     if (buyer) await releaseConcurrency(companyId, held, buyerTimeZone(buyer), at);
   }
   if (paidRule !== undefined) await markPaid(companyId, `oc${paidRule}`, call.caller_number, at);
-  await emit(companyId, 'call_ended', call, at);
   return true;
 }
 
@@ -591,8 +602,8 @@ export async function adjustCall(companyId: number, callId: number, changes: Rec
     call.profit = cents(Number(call.revenue ?? 0) - Number(call.payout ?? 0));
     call.user_updated_at = at.toISOString();
     timeline(call, at, 'updated', { fields: Object.keys(changes) });
-    return { result: undefined, save: true, alongside: before ? rollupWrites(companyId, before, figures(call)) : [] };
-  });
+    return { result: undefined, save: true, alongside: before ? rollupWrites(companyId, before, figures(call)) : [], events: ['call_changed'] };
+  }, at);
   const buyerId = (call.converted_buyer_id ?? call.buyer_id) as number | null;
   if (before && buyerId !== null) {
     const revenueDelta = cents(Number(call.revenue ?? 0) - before.revenue);
@@ -606,7 +617,6 @@ export async function adjustCall(companyId: number, callId: number, changes: Rec
       }
     }
   }
-  await emit(companyId, 'call_changed', call, at);
   return call;
 }
 
@@ -616,6 +626,6 @@ export async function recordOnTimeline(companyId: number, callId: number, type: 
     timeline(call, at, type, detail);
     if (data) mergeData(call, data);
     return { result: undefined, save: true };
-  });
+  }, at);
   return call;
 }

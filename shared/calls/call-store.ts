@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.js';
+import { db, tableName, type TransactItem } from '../db/client.js';
 import { dayOfId } from '../db/day-records.js';
 import { timeOfId, timeSortableId } from '../db/ids.js';
 import { keys, padId } from '../db/keys.js';
@@ -54,7 +54,12 @@ const ID_ATTEMPTS = 5;
  * of the company got the same id (same millisecond and random part), `call.id` is drawn again for
  * the same millisecond and the write retried.
  */
-export async function createCall(companyId: number, call: CallRecord & { carrier: string; carrier_call_id: string }): Promise<boolean> {
+export async function createCall(
+  companyId: number,
+  call: CallRecord & { carrier: string; carrier_call_id: string },
+  /** Writes that must happen with the call or not at all (its events' outbox items). */
+  alongside: readonly TransactItem[] = [],
+): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     try {
       await db.send(
@@ -81,6 +86,7 @@ export async function createCall(companyId: number, call: CallRecord & { carrier
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
+            ...alongside,
           ],
         }),
       );

@@ -105,6 +105,28 @@ export const keys = {
   /** Per-user auth token, found by the SHA-256 of the token (global, like API keys). */
   userToken: (tokenHash: string): Key => ({ pk: `USERTOKEN#${tokenHash}`, sk: 'USERTOKEN' }),
 
+  /**
+   * Local mode's queue (shared/adapters/local/table-queue.ts): one partition per queue, sort key
+   * = due time then message id, so one Query reads the messages due now in order. Not company
+   * data: the queue carries every company's events, as SQS does in AWS.
+   */
+  localQueue: (queue: string): string => `Q#${queue}`,
+  localQueueMessage: (queue: string, visibleAtMs: number, messageId: string): Key => ({
+    pk: `Q#${queue}`,
+    sk: `${String(Math.max(0, Math.floor(visibleAtMs))).padStart(15, '0')}#${messageId}`,
+  }),
+
+  /**
+   * An outbox item: an event (or other queued work) written in the same transaction as the
+   * change it describes, deleted once the queue has it. Sort key = time-sortable id, so the
+   * outbox sweeper reads the items older than a minute with one Query per company.
+   */
+  outbox: (companyId: number, id: number): Key => ({ pk: keys.outboxPartition(companyId), sk: padId(id) }),
+  outboxPartition: (companyId: number): string => `${companyPrefix(companyId)}#outbox`,
+
+  /** The idempotency claim of one delivery (an event to a subscription, a webhook send, an e-mail). */
+  deliveryClaim: (companyId: number, messageId: string): Key => ({ pk: `${companyPrefix(companyId)}#deliveries`, sk: messageId }),
+
   /** Company by name, so the key CLI and the seeder find an existing company. */
   companyByName: (name: string): Key => ({ pk: `COMPANYNAME#${name.toLowerCase()}`, sk: 'LOOKUP' }),
 };

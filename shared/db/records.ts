@@ -139,7 +139,14 @@ function lookupPuts(companyId: number, resource: string, id: number, lookups: re
  * Creates a record with its unique lookups and bumps the resource's count, all or nothing.
  * A taken unique value is a 409 naming its field.
  */
-export async function createRecord(companyId: number, resource: string, record: StoredRecord, lookups: readonly LookupWrite[] = []): Promise<void> {
+export async function createRecord(
+  companyId: number,
+  resource: string,
+  record: StoredRecord,
+  lookups: readonly LookupWrite[] = [],
+  /** Writes that must happen with the record or not at all (outbox items of its messages). */
+  alongside: readonly TransactItem[] = [],
+): Promise<void> {
   const puts = lookupPuts(companyId, resource, record.id, lookups, 1);
   await transact(
     [
@@ -160,6 +167,7 @@ export async function createRecord(companyId: number, resource: string, record: 
           ExpressionAttributeValues: { ':one': 1 },
         },
       },
+      ...alongside,
     ],
     puts.conflicts,
   );
@@ -189,6 +197,8 @@ export async function updateRecord(
   id: number,
   changes: Record<string, unknown>,
   lookups: { remove: readonly Key[]; add: readonly LookupWrite[]; refresh?: readonly LookupWrite[] } = { remove: [], add: [] },
+  /** Writes that must happen with the change or not at all (outbox items of its messages). */
+  alongside: readonly TransactItem[] = [],
 ): Promise<StoredRecord | undefined> {
   const set = setExpression(changes);
   if (set.empty) return getRecord(companyId, resource, id);
@@ -202,7 +212,7 @@ export async function updateRecord(
   };
   try {
     const refresh = lookups.refresh ?? [];
-    if (lookups.remove.length === 0 && lookups.add.length === 0 && refresh.length === 0) {
+    if (lookups.remove.length === 0 && lookups.add.length === 0 && refresh.length === 0 && alongside.length === 0) {
       const result = await db.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
       return result.Attributes ? withoutKeys(result.Attributes) : undefined;
     }
@@ -214,6 +224,7 @@ export async function updateRecord(
         ...lookups.remove.map((key) => ({ Delete: { TableName: tableName, Key: key } })),
         // The record's own lookups, unconditionally: the Update's condition already proves the record exists.
         ...refresh.map((lookup) => ({ Put: { TableName: tableName, Item: lookupItem(companyId, resource, id, lookup) } })),
+        ...alongside,
       ],
       puts.conflicts,
     );

@@ -24,10 +24,12 @@ const CRUD = [
 ] as const;
 
 export const routeGroups = {
-  subscriptions: { description: 'Event subscriptions', tableActions: CRUD },
+  // events: manual fires queue their sends through the outbox.
+  subscriptions: { description: 'Event subscriptions, outgoing webhooks, manual fires and webhook logs', tableActions: CRUD, ports: ['events'] },
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
-  buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD, ports: ['email'] },
+  // events: team invitations go out through the outbox and the delivery function.
+  buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD, ports: ['events'] },
   // carrier: the carrier's auth token, to check the signature of its webhooks.
   voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD, ports: ['events', 'carrier'] },
   inbound: { description: 'Inbound webhooks: ping, post, their logs, and their configuration', tableActions: CRUD },
@@ -35,7 +37,7 @@ export const routeGroups = {
     description: 'The company blacklist',
     tableActions: [...AUTH, 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
   },
-  admin: { description: 'Teams, blacklist unblock jobs, manual webhook fires, collections', tableActions: CRUD },
+  admin: { description: 'Teams, blacklist unblock jobs, manual webhook fires, collections', tableActions: CRUD, ports: ['events'] },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
   calls: {
     description: 'Calls: lists, updates, key presses and hang-ups, secure endpoints, call logs, charge rollups',

@@ -42,6 +42,10 @@ const { localVoiceToken, seedDefaultCompany } = await import('./seed.js');
 const { createGateway, listen } = await import('./gateway.js');
 const { sweepStaleCalls } = await import('../calls/stale-call-sweeper.js');
 const { SWEEP_INTERVAL_MINUTES } = await import('../calls/stale-calls.js');
+const { sweepOutbox } = await import('../events/outbox.js');
+const { eventQueue } = await import('../adapters/index.js');
+const { startDeliveryWorker } = await import('./delivery-worker.js');
+type TableQueue = import('../adapters/local/table-queue.js').TableQueue;
 
 const tableClient = createDocumentClient(dynamo.endpoint, 'local');
 await ensureTable(tableClient, process.env.TABLE_NAME);
@@ -78,11 +82,30 @@ const sweeps = setInterval(() => {
 }, SWEEP_INTERVAL_MINUTES * 60_000);
 sweeps.unref();
 
+// Events: the same outbox -> queue -> delivery path as in AWS. What a previous run committed but
+// did not publish (killed in between) is sent now; the sweeper then runs every minute, and the
+// delivery worker drains the queue (the table) as the delivery function does in AWS.
+const outboxSweep = () =>
+  sweepOutbox(clock().now(), { graceSeconds: 0 })
+    .then((result) => {
+      if (result.sent) console.log(`${new Date().toISOString()} outbox sweeper sent ${result.sent} message(s) left by an earlier run`);
+    })
+    .catch((error: unknown) => console.error('outbox sweeper failed:', error));
+await outboxSweep();
+const outboxSweeps = setInterval(() => {
+  sweepOutbox(clock().now()).catch((error: unknown) => console.error('outbox sweeper failed:', error));
+}, 60_000);
+outboxSweeps.unref();
+const stopDelivery = startDeliveryWorker(eventQueue() as TableQueue, { onError: (error) => console.error('delivery worker failed:', error) });
+if (process.env.WEBHOOK_ALLOWED_CIDRS) console.log(`Webhooks may reach ${process.env.WEBHOOK_ALLOWED_CIDRS} (WEBHOOK_ALLOWED_CIDRS)`);
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   clearInterval(sweeps);
+  clearInterval(outboxSweeps);
+  stopDelivery();
   console.log(`${signal}: stopping`);
   server.closeAllConnections();
   await new Promise<void>((done) => server.close(() => done()));

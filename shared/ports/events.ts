@@ -1,8 +1,9 @@
 import type { EventName } from '../events/event-names.js';
+import type { EmailMessage } from './email.js';
 
 /** A domain event (new_call, call_ended, ...) with the object it is about. */
 export interface DomainEvent {
-  /** Unique per event, so a consumer can drop a redelivered one. */
+  /** Unique per event and stable across retries, so a receiver can drop a redelivered one. */
   id: string;
   name: EventName;
   companyId: number;
@@ -11,10 +12,38 @@ export interface DomainEvent {
   data: Record<string, unknown>;
 }
 
+/** What fires an outgoing webhook: an event of the company or a manual fire, and the tokens its templates read. */
+export interface WebhookSource {
+  event: string | null;
+  eventId: string | null;
+  fireId: number | null;
+  callId: number | null;
+  leadId: number | null;
+  tokens: Record<string, unknown>;
+}
+
 /**
- * Publishes domain events for delivery to subscriptions. AWS: an SQS queue (with a dead-letter
- * queue) that the delivery function reads; local and tests: a recorder.
+ * Work the delivery function does, one queue message each. `id` is stable across re-publishing
+ * and redelivery: it keys the delivery's idempotency claim, so each one is sent once.
+ * - `event`: a domain event to fan out to the matching subscriptions and outgoing webhooks;
+ * - `delivery`: one event to one subscription (retried on its own schedule);
+ * - `webhook`: one outgoing webhook URL to send (event-triggered or a manual fire);
+ * - `email`: an e-mail to send (team invitations), moved out of the request by the outbox.
  */
-export interface EventsPort {
-  publish(event: DomainEvent): Promise<void>;
+export type QueueMessage =
+  | { kind: 'event'; id: string; companyId: number; event: DomainEvent }
+  | { kind: 'delivery'; id: string; companyId: number; event: DomainEvent; subscriptionId: number }
+  | { kind: 'webhook'; id: string; companyId: number; outgoingWebhookId: number; urlId: number; source: WebhookSource }
+  | { kind: 'email'; id: string; companyId: number; email: EmailMessage };
+
+/**
+ * The queue between the outbox and the delivery function. AWS: SQS (a redrive policy moves a
+ * message to the dead-letter queue after its last receive); local and tests: a queue kept in the
+ * table with the same semantics (shared/adapters/local/table-queue.ts).
+ */
+export interface EventQueuePort {
+  /** Sends messages (any number; batched as the queue allows). */
+  send(messages: readonly QueueMessage[], delaySeconds?: number): Promise<void>;
+  /** A received message that failed becomes visible again after `seconds` (its next attempt). */
+  retryLater(receiptHandle: string, seconds: number): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import type { Key } from '../db/keys.js';
 import type { RouteGroup } from '../http/route-groups.js';
+import type { QueueMessage } from '../ports/events.js';
 
 /** A valibot schema for a resource's writable fields (an object in, an object out). */
 export type FieldsSchema = v.GenericSchema<unknown, Record<string, unknown>>;
@@ -50,6 +51,17 @@ export interface ResourceBehaviour {
     context: HookContext,
     draft: { record: Record<string, unknown>; fields: Record<string, unknown>; attempt: number },
   ) => Promise<{ fields: Record<string, unknown>; release: () => Promise<void> }>;
+  /**
+   * Queued work the write stands for (e-mails to invite, webhooks to fire), decided on the record
+   * as it will be: written to the outbox in the write's own transaction and published after it
+   * commits, so the work exists exactly when the write does (shared/events/outbox.ts).
+   */
+  messages?: (context: HookContext, change: { before?: Record<string, unknown>; after: Record<string, unknown>; fields: Record<string, unknown> }) => Promise<QueueMessage[]>;
+  /**
+   * Fields an update stores beyond those sent, decided from the record before it and the fields
+   * sent, instructions included (a rotated secret, the state a re-enabled subscription clears).
+   */
+  prepareUpdate?: (context: HookContext, before: Record<string, unknown>, fields: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** Effects after a delete (taking the record out of other records' lists). */
   afterDelete?: (context: HookContext, record: Record<string, unknown>) => Promise<void>;
 }
@@ -110,6 +122,11 @@ export interface ResourceDefinition {
   lookupAttributes?: (record: Record<string, unknown>) => Record<string, unknown>;
   /** Values computed on create that the client cannot set (tokens, owner). */
   generate?: (context: HookContext) => Record<string, unknown>;
+  /**
+   * Stored attributes shown only in the response of the write that set them (a webhook signing
+   * secret at creation and rotation), never by show, list or CSV.
+   */
+  revealedOnWrite?: readonly string[];
   /** Columns derived from the stored record when it is shown. */
   derive?: (record: Record<string, unknown>) => Record<string, unknown>;
   /** Rules across fields, checked on the record as it will be after the write. */

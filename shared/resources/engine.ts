@@ -22,6 +22,7 @@ import { listParamsSchema, paginate, sortRecords, type ListParams } from '../htt
 import type { Operation, OperationRequest, OperationResult, Params } from '../http/request.js';
 import { rowsWithinBudget } from '../http/response-budget.js';
 import { validate } from '../http/validation.js';
+import { publishStaged, stageMessages } from '../events/outbox.js';
 import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
 import { allColumns, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
@@ -160,10 +161,15 @@ function serializerOf(resource: ResourceDefinition, params: Params): string | un
   throw new ValidationError({ serializer: [resource.serializers ? `is not included in the list (${resource.serializers.join(', ')})` : 'is not a serializer of this resource'] });
 }
 
-export async function recordResult(resource: ResourceDefinition, request: OperationRequest, record: StoredRecord): Promise<OperationResult> {
+export async function recordResult(resource: ResourceDefinition, request: OperationRequest, record: StoredRecord, revealed: Record<string, unknown> = {}): Promise<OperationResult> {
   const serializer = serializerOf(resource, request.params);
   const [serialized] = await serializeMany(resource, hookContext(request), [record], { grid: isGrid(serializer) });
-  return { kind: 'record', root: resource.root, record: serialized! };
+  return { kind: 'record', root: resource.root, record: { ...serialized!, ...revealed } };
+}
+
+/** The `revealedOnWrite` attributes this write set (shown in its response only). */
+function revealedBy(resource: ResourceDefinition, before: Record<string, unknown> | undefined, after: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries((resource.revealedOnWrite ?? []).filter((name) => after[name] !== undefined && after[name] !== before?.[name]).map((name) => [name, after[name]]));
 }
 
 const CURSOR_SECRET = 'list-cursor';
@@ -326,9 +332,12 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
           updated_at: typeof fields.updated_at === 'string' ? fields.updated_at : now,
           user_updated_at: now,
         };
+        const messages = (await behaviour?.messages?.(context, { after: candidate, fields: validated })) ?? [];
+        const { writes, staged } = stageMessages(companyId, messages, request.now);
         try {
-          await createRecord(companyId, resource.name, candidate, lookupsOf(resource, companyId, candidate));
+          await createRecord(companyId, resource.name, candidate, lookupsOf(resource, companyId, candidate), writes);
           record = candidate;
+          await publishStaged(staged);
         } catch (error) {
           if (acquired) {
             await acquired.release().catch((releaseError: unknown) =>
@@ -340,7 +349,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
         }
       }
       await behaviour?.afterWrite?.(context, { after: record, fields: validated });
-      return recordResult(resource, request, record);
+      return recordResult(resource, request, record, revealedBy(resource, undefined, record));
     },
 
     show: async (request) => recordResult(resource, request, await findOrThrow(resource, request.auth.companyId, pathId(request))),
@@ -357,6 +366,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const behaviour = await resource.behaviour?.();
       // Read first: the record as it will be is checked against the record budget and the resource's rules.
       const before = await findOrThrow(resource, companyId, id);
+      Object.assign(fields, await behaviour?.prepareUpdate?.(context, before, validated));
       assertItemWithin({ ...before, ...fields }, RECORD_BUDGET_BYTES);
       checkRecord(resource, { ...before, ...fields });
       await checkForeignKeys(resource, companyId, fields);
@@ -373,10 +383,13 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
           refresh: lookupAttributesChanged(resource, before, after) ? lookupsOf({ ...resource, unique: stayed }, companyId, after) : [],
         };
       }
-      const updated = await updateRecord(companyId, resource.name, id, { ...fields, updated_at: now, user_updated_at: now }, lookups);
+      const messages = (await behaviour?.messages?.(context, { before, after: { ...before, ...fields }, fields: validated })) ?? [];
+      const { writes, staged } = stageMessages(companyId, messages, request.now);
+      const updated = await updateRecord(companyId, resource.name, id, { ...fields, updated_at: now, user_updated_at: now }, lookups, writes);
       if (!updated) throw new NotFoundError();
+      await publishStaged(staged);
       await behaviour?.afterWrite?.(context, { before, after: updated, fields: validated });
-      return recordResult(resource, request, updated);
+      return recordResult(resource, request, updated, revealedBy(resource, before, updated));
     },
 
     delete: async (request) => {

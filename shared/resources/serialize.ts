@@ -34,6 +34,8 @@ const TIME_ATTRIBUTES = new Set([
   'blocked_at_to',
   'connected_at',
   'disconnected_at',
+  'failing_since',
+  'disabled_at',
 ]);
 
 /** A stored record as the API shows it: every column, null where unset. */

@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import { EVENT_NAMES } from '../events/event-names.js';
 import { blankable, booleanParam, httpUrlParam, idParam, jsonObject, oneOf, presentString } from '../http/param-schemas.js';
 import { ALL_OPERATIONS, defineResource } from './define.js';
+import { targetUrlProblem } from '../events/outbound/address-policy.js';
+import { newSigningSecret } from '../events/signing.js';
 
 /** `trigger_fields`: only these keys, integer ids and boolean flags. Blank means "no filter". */
 const triggerFields = blankable(
@@ -24,7 +26,16 @@ const triggerFields = blankable(
   ),
 );
 
-const targetUrl = v.pipe(presentString, httpUrlParam);
+/** An http(s) URL that is not a literal loopback, private or link-local address (hostnames are checked when connecting). */
+const targetUrl = v.pipe(
+  presentString,
+  httpUrlParam,
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const problem = targetUrlProblem(dataset.value);
+    if (problem) addIssue({ message: problem });
+  }),
+);
 const eventName = oneOf(EVENT_NAMES);
 
 export const subscriptions = defineResource({
@@ -39,14 +50,24 @@ export const subscriptions = defineResource({
     target_url: targetUrl,
     event: eventName,
     trigger_fields: v.optional(triggerFields),
+    enabled: v.optional(booleanParam),
   }),
   updateSchema: v.object({
     target_url: v.optional(targetUrl),
     event: v.optional(eventName),
     trigger_fields: v.optional(triggerFields),
+    // true after fixing a receiver: deliveries resume and the failure state is cleared.
+    enabled: v.optional(booleanParam),
+    // A new signing secret, shown in this response only; the old one keeps signing for 24 hours.
+    rotate_secret: v.optional(booleanParam),
   }),
-  defaults: { target_url: null, event: null, trigger_fields: {} },
-  columns: ['target_url', 'event', 'trigger_fields'],
+  instructions: ['rotate_secret'],
+  defaults: { target_url: null, event: null, trigger_fields: {}, enabled: true, failing_since: null, disabled_at: null, disabled_reason: null },
+  columns: ['target_url', 'event', 'trigger_fields', 'enabled', 'failing_since', 'disabled_at', 'disabled_reason'],
+  // The signing secret (Standard Webhooks) is shown once, by the create or rotation that made it.
+  generate: () => ({ secret: newSigningSecret() }),
+  revealedOnWrite: ['secret'],
+  behaviour: () => import('../events/subscription-behaviour.js'),
   order: { values: ['id', 'created_at', 'updated_at', 'event', 'target_url'], default: 'id' },
   fulltextFields: ['target_url', 'event'],
 });

@@ -93,7 +93,7 @@ describe('buyer conversion', () => {
       revenue_daily_used: 40,
       concurrency_cap_used: 0,
     });
-    expect(eventsOfCall(result.callId!)).toEqual(['new_call', 'call_ringing', 'call_forwarded', 'call_ended']);
+    expect(await eventsOfCall(result.callId!)).toEqual(['new_call', 'call_ringing', 'call_forwarded', 'call_ended']);
   });
 
   it('does not convert a call shorter than the conversion duration', async () => {
@@ -198,7 +198,7 @@ describe('routing', () => {
     expect(result.steps[0]!.response).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Reject reason="rejected"/></Response>');
     const callRecord = await callOfSid(company, result.callSid);
     expect(callRecord).toMatchObject({ status: 'blocked', in_progress: false, buyer_id: null, caller_number: CALLER });
-    expect(eventsOfCall(callRecord.id)).toEqual(['new_call', 'call_ended']);
+    expect(await eventsOfCall(callRecord.id)).toEqual(['new_call', 'call_ended']);
     expect(await showBuyer(gateway, company, buyers[0]!.id)).toMatchObject({ attempt_daily_used: 0, concurrency_cap_used: 0 });
     // Another caller still gets through.
     expect((await simulate(number, [ANSWER(30)], OTHER_CALLER)).outcome).toBe('completed');

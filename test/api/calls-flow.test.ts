@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { eventsPort } from '../../shared/adapters/index.js';
-import type { EventRecorder } from '../../shared/adapters/local/event-recorder.js';
 import { getCall } from '../../shared/calls/call-store.js';
 import { simulateCall, type BuyerBehaviour } from '../../shared/local/call-simulator.js';
 import { createTestCompany } from '../fixtures/company.js';
 import { call as httpCall, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
+import { eventsOfCall } from '../fixtures/voice.js';
 
 const gateway = useGateway();
 
@@ -32,8 +31,6 @@ describe('a simulated call', () => {
       { current_conversion_revenue: 40, current_conversion_duration: 60 },
       { current_conversion_revenue: 25, current_conversion_duration: 60 },
     ]);
-    const recorder = eventsPort() as EventRecorder;
-    const before = recorder.published.length;
     const result = await call(number, [
       { answer: false, answerAfter: 30, talk: 0 },
       { answer: true, answerAfter: 4, talk: 90 },
@@ -42,7 +39,7 @@ describe('a simulated call', () => {
     expect(result.dialed).toEqual(['+12125551000', '+12125551001']);
     const stored = await getCall(company.id, result.callId!);
     expect(stored).toMatchObject({ status: 'completed', in_progress: false, buyer_id: buyers[1]!.id, answered_duration: 90, total_duration: 124, buyer_converted: true, revenue: 25 });
-    const names = recorder.published.slice(before).filter((event) => event.data.id === result.callId).map((event) => event.name);
+    const names = await eventsOfCall(result.callId!);
     expect(names).toEqual(['new_call', 'call_ringing', 'call_ringing', 'call_forwarded', 'call_ended']);
   });
 

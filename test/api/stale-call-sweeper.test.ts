@@ -55,7 +55,7 @@ describe('the stale-call sweeper', () => {
     });
     expect(ended.attempts).toEqual([expect.objectContaining({ status: 'completed', released: true, answered_duration: MAX_TALK_SECONDS })]);
     expect(ended.timeline.at(-1)).toMatchObject({ type: 'ended', status: 'completed', reason: expect.stringContaining('stale-call sweeper') });
-    expect(eventsOfCall(callId)).toEqual(['new_call', 'call_ringing', 'call_forwarded', 'call_ended']);
+    expect(await eventsOfCall(callId)).toEqual(['new_call', 'call_ringing', 'call_forwarded', 'call_ended']);
     expect((await liveCalls(company.id, 10)).map((c) => c.id)).not.toContain(callId);
 
     // Its figures are booked in the reports like any ended call's.
@@ -76,7 +76,7 @@ describe('the stale-call sweeper', () => {
     expect(await sweepStaleCalls(at(live.created_at, 30 * 24 * 3600), [company.id])).toEqual({ companies: 1, ended: [] });
     expect(await carrierPost(gateway, dial.action, { ...callFields(lostSid, '+14155550001', number), DialCallStatus: 'completed', DialCallDuration: '30' })).toEqual({ status: 200, text: HANGUP });
     expect(await getCall(company.id, callId)).toEqual(ended);
-    expect(eventsOfCall(callId)).toEqual(['new_call', 'call_ringing', 'call_forwarded', 'call_ended']);
+    expect(await eventsOfCall(callId)).toEqual(['new_call', 'call_ringing', 'call_forwarded', 'call_ended']);
     expect(await showBuyer(gateway, company, buyer.id)).toEqual(buyerAfter);
   });
 

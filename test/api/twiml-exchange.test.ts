@@ -90,7 +90,7 @@ describe('the TwiML exchange of a two-buyer fall-through', () => {
       { attempt: 1, connection: 0, concurrency: 0 },
       { attempt: 1, connection: 0, concurrency: 1 },
     ]);
-    const eventsAfterDial = eventsOfCall(callId);
+    const eventsAfterDial = await eventsOfCall(callId);
     expect(eventsAfterDial).toEqual(['new_call', 'call_ringing', 'call_ringing']);
 
     // Unsigned, wrongly signed, or signed for other fields: 403, and nothing changes.
@@ -111,13 +111,13 @@ describe('the TwiML exchange of a two-buyer fall-through', () => {
     expect(await findCallByCarrierId('twilio', unsignedIncoming)).toBeUndefined();
     expect(((await getCall(company.id, callId)) as Record<string, any>).version).toBe(afterFallThrough.version);
     expect((await counters()).map(pick)).toEqual(afterDial);
-    expect(eventsOfCall(callId)).toEqual(eventsAfterDial);
+    expect(await eventsOfCall(callId)).toEqual(eventsAfterDial);
 
     // The carrier retries the first dial's action: the same answer, nothing counted again.
     const retried = await carrierPost(gateway, first.action, noAnswer);
     expect(retried.text).toBe(fallThrough.text);
     expect((await counters()).map(pick)).toEqual(afterDial);
-    expect(eventsOfCall(callId)).toEqual(eventsAfterDial);
+    expect(await eventsOfCall(callId)).toEqual(eventsAfterDial);
     expect(((await getCall(company.id, callId)) as Record<string, any>).attempts).toHaveLength(2);
 
     // The SIP buyer answers (reported twice), talks 50 s, and the dial's end is reported twice too.
@@ -139,7 +139,7 @@ describe('the TwiML exchange of a two-buyer fall-through', () => {
     expect(((await getCall(company.id, callId)) as Record<string, any>).version).toBe(ended.version);
     expect(ended).toMatchObject({ status: 'completed', in_progress: false, buyer_id: buyers[1]!.id, answered_duration: 50, total_duration: 75, buyer_converted: false });
     expect(ended.attempts.map((attempt: any) => attempt.status)).toEqual(['no-answer', 'completed']);
-    expect(eventsOfCall(callId)).toEqual(['new_call', 'call_ringing', 'call_ringing', 'call_forwarded', 'call_ended']);
+    expect(await eventsOfCall(callId)).toEqual(['new_call', 'call_ringing', 'call_ringing', 'call_forwarded', 'call_ended']);
   });
 });
 

@@ -1,23 +1,47 @@
 import { describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { SqsEvents } from '../../shared/adapters/aws/sqs-events.js';
 import { TwilioCallControl } from '../../shared/adapters/aws/twilio-call-control.js';
 import { TwilioNumbers } from '../../shared/adapters/aws/twilio-numbers.js';
 
-describe('SQS events adapter', () => {
-  it('sends one message with the event as body and its name and company as attributes', async () => {
+describe('SQS event queue adapter', () => {
+  const event = { id: 'e-1', name: 'call_ended' as const, companyId: 7, occurredAt: '2026-11-21T06:00:00.000Z', data: { id: 1 } };
+  const message = (n: number) => ({ kind: 'event' as const, id: `e-${n}`, companyId: 7, event: { ...event, id: `e-${n}` } });
+
+  it('sends messages in batches of ten with the message as body and its kind and company as attributes', async () => {
     const sqs = mockClient(SQSClient);
-    sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
-    const event = { id: 'e-1', name: 'call_ended' as const, companyId: 7, occurredAt: '2026-11-21T06:00:00.000Z', data: { id: 1 } };
-    await new SqsEvents(new SQSClient({ region: 'us-east-1' }), 'https://sqs.example/queue').publish(event);
-    const calls = sqs.commandCalls(SendMessageCommand);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]!.args[0].input).toEqual({
-      QueueUrl: 'https://sqs.example/queue',
-      MessageBody: JSON.stringify(event),
-      MessageAttributes: { event: { DataType: 'String', StringValue: 'call_ended' }, company_id: { DataType: 'Number', StringValue: '7' } },
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    const messages = Array.from({ length: 12 }, (_, n) => message(n));
+    await new SqsEvents(new SQSClient({ region: 'us-east-1' }), 'https://sqs.example/queue').send(messages);
+    const calls = sqs.commandCalls(SendMessageBatchCommand);
+    expect(calls.map((call) => call.args[0].input.Entries!.length)).toEqual([10, 2]);
+    expect(calls[0]!.args[0].input.QueueUrl).toBe('https://sqs.example/queue');
+    expect(calls[0]!.args[0].input.Entries![0]).toEqual({
+      Id: '0',
+      MessageBody: JSON.stringify(messages[0]),
+      MessageAttributes: { kind: { DataType: 'String', StringValue: 'event' }, company_id: { DataType: 'Number', StringValue: '7' } },
     });
+    sqs.restore();
+  });
+
+  it('fails when SQS refuses an entry, so the outbox keeps the message for the sweeper', async () => {
+    const sqs = mockClient(SQSClient);
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [{ Id: '0', Code: 'InternalError', SenderFault: false }] });
+    await expect(new SqsEvents(new SQSClient({ region: 'us-east-1' }), 'https://sqs.example/queue').send([message(1)])).rejects.toThrow(/refused 1 of 1/);
+    sqs.restore();
+  });
+
+  it('makes a failed message visible again after the retry delay, at most 12 hours', async () => {
+    const sqs = mockClient(SQSClient);
+    sqs.on(ChangeMessageVisibilityCommand).resolves({});
+    const adapter = new SqsEvents(new SQSClient({ region: 'us-east-1' }), 'https://sqs.example/queue');
+    await adapter.retryLater('handle-1', 300);
+    await adapter.retryLater('handle-2', 86_400);
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand).map((call) => call.args[0].input)).toEqual([
+      { QueueUrl: 'https://sqs.example/queue', ReceiptHandle: 'handle-1', VisibilityTimeout: 300 },
+      { QueueUrl: 'https://sqs.example/queue', ReceiptHandle: 'handle-2', VisibilityTimeout: 43_200 },
+    ]);
     sqs.restore();
   });
 });

@@ -1,0 +1,108 @@
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { eventQueue } from '../adapters/index.js';
+import { allCompanyIds } from '../db/companies.js';
+import { db, tableName, type TransactItem } from '../db/client.js';
+import { timeSortableId } from '../db/ids.js';
+import { keys, padId } from '../db/keys.js';
+import { logger } from '../logger.js';
+import type { QueueMessage } from '../ports/events.js';
+import { firstIdAt } from '../db/day-records.js';
+
+/**
+ * The transactional outbox (docs/events.md). A change that raises events (or other queued work)
+ * writes an outbox item per message in the same TransactWriteItems as the change, so the message
+ * exists exactly when the change does. After the commit the writer sends the messages to the
+ * queue and deletes their outbox items; if it dies in between, or the queue refuses, the outbox
+ * sweeper sends them later. A message may so reach the queue twice, never zero times; the
+ * delivery function's idempotency claims make a duplicate send nothing.
+ */
+export interface StagedMessages {
+  companyId: number;
+  entries: Array<{ outboxId: number; message: QueueMessage }>;
+}
+
+/** Outbox items of the messages, for the change's transaction, and what to publish after it commits. */
+export function stageMessages(companyId: number, messages: readonly QueueMessage[], now: Date): { writes: TransactItem[]; staged: StagedMessages } {
+  const entries = messages.map((message) => ({ outboxId: timeSortableId(now.getTime()), message }));
+  return {
+    writes: entries.map(({ outboxId, message }) => ({
+      Put: {
+        TableName: tableName,
+        Item: { ...keys.outbox(companyId, outboxId), company_id: companyId, id: outboxId, kind: message.kind, message: JSON.stringify(message), created_at: now.toISOString() },
+      },
+    })),
+    staged: { companyId, entries },
+  };
+}
+
+async function deleteOutboxItems(companyId: number, outboxIds: readonly number[]): Promise<void> {
+  for (let start = 0; start < outboxIds.length; start += 25) {
+    await db.send(
+      new BatchWriteCommand({
+        RequestItems: { [tableName]: outboxIds.slice(start, start + 25).map((id) => ({ DeleteRequest: { Key: keys.outbox(companyId, id) } })) },
+      }),
+    );
+  }
+}
+
+/** Sends committed messages to the queue and clears their outbox items. */
+async function relay(staged: StagedMessages): Promise<void> {
+  if (staged.entries.length === 0) return;
+  await eventQueue().send(staged.entries.map((entry) => entry.message));
+  await deleteOutboxItems(
+    staged.companyId,
+    staged.entries.map((entry) => entry.outboxId),
+  );
+}
+
+/**
+ * After the change committed: publish its messages. Never throws; the change is saved, and what
+ * did not reach the queue is still in the outbox for the sweeper.
+ */
+export async function publishStaged(staged: StagedMessages | undefined): Promise<void> {
+  if (!staged || staged.entries.length === 0) return;
+  try {
+    await relay(staged);
+  } catch (error) {
+    logger.warn({ err: error, companyId: staged.companyId, messages: staged.entries.length }, 'outbox: publish failed, the sweeper will send these');
+  }
+}
+
+/** Items the sweeper leaves alone: their writer may still be publishing them. */
+export const OUTBOX_GRACE_SECONDS = 60;
+/** Items one company's sweep sends per run; the rest wait for the next run. */
+const SWEEP_LIMIT = 500;
+
+export interface OutboxSweepResult {
+  companies: number;
+  sent: number;
+}
+
+/** Sends one company's outbox items made before `before` (ms); how many. */
+export async function sweepCompanyOutbox(companyId: number, before: number): Promise<number> {
+  const result = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND sk < :before',
+      ExpressionAttributeValues: { ':pk': keys.outboxPartition(companyId), ':before': padId(firstIdAt(before)) },
+      ConsistentRead: true,
+      Limit: SWEEP_LIMIT,
+    }),
+  );
+  const entries = (result.Items ?? []).map((item) => ({ outboxId: Number(item.id), message: JSON.parse(String(item.message)) as QueueMessage }));
+  await relay({ companyId, entries });
+  return entries.length;
+}
+
+/**
+ * The outbox sweeper: sends what writers left behind (a crash between commit and publish, a
+ * queue outage). Run every minute by an EventBridge rule in AWS and by an interval locally, and
+ * once at local start-up with no grace (nothing else is publishing then). One Query per company.
+ */
+export async function sweepOutbox(now: Date, options: { companyIds?: readonly number[]; graceSeconds?: number } = {}): Promise<OutboxSweepResult> {
+  const companies = options.companyIds ?? (await allCompanyIds());
+  const before = now.getTime() - (options.graceSeconds ?? OUTBOX_GRACE_SECONDS) * 1000 + 1;
+  let sent = 0;
+  for (const companyId of companies) sent += await sweepCompanyOutbox(companyId, before);
+  return { companies: companies.length, sent };
+}

@@ -1,0 +1,26 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/**
+ * `npm run redrive`: moves the local dead-letter queue's messages back to the events queue of
+ * the running `npm start` (found through DATA_DIR/runtime.json), with their attempts counted
+ * from one again. In AWS the same is `aws sqs start-message-move-task --source-arn <the
+ * stack's EventsDeadLetterQueueArn output>` (docs/events.md).
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+const runtimeFile = join(dataDir, 'runtime.json');
+if (!existsSync(runtimeFile)) {
+  console.error(`No running service found (${runtimeFile} is missing): start it with npm start first.`);
+  process.exit(1);
+}
+const runtime = JSON.parse(readFileSync(runtimeFile, 'utf8')) as { dynamodb_endpoint: string; table_name: string };
+process.env.DYNAMODB_ENDPOINT = runtime.dynamodb_endpoint;
+process.env.TABLE_NAME = runtime.table_name;
+process.env.EVENTS_ADAPTER = 'local';
+
+const { eventQueue } = await import('../adapters/index.js');
+const queue = eventQueue() as import('../adapters/local/table-queue.js').TableQueue;
+const waiting = await queue.deadLetters();
+const moved = await queue.redrive();
+console.log(`Moved ${moved} of ${waiting.length} dead-lettered message(s) back to the events queue; the running service delivers them now.`);
