@@ -81,8 +81,6 @@ export class ServiceApi extends Construct {
         fn.addEnvironment('EVENTS_ADAPTER', 'sqs');
         fn.addEnvironment('EVENTS_QUEUE_URL', props.eventsQueue.queueUrl);
         props.eventsQueue.grantSendMessages(fn);
-        // The outbox items of published messages are cleared in batches (shared/events/outbox.ts).
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:BatchWriteItem'], resources: [table.tableArn] }));
       }
       // Least privilege: exactly the group's declared actions, on the table and its indexes.
       fn.addToRolePolicy(

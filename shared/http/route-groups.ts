@@ -23,26 +23,29 @@ const CRUD = [
   'dynamodb:ConditionCheckItem',
 ] as const;
 
+/** CRUD, plus clearing the outbox items of published events in batches (shared/events/outbox.ts). */
+const CRUD_WITH_EVENTS = [...CRUD, 'dynamodb:BatchWriteItem'] as const;
+
 export const routeGroups = {
   // events: manual fires queue their sends through the outbox.
-  subscriptions: { description: 'Event subscriptions, outgoing webhooks, manual fires and webhook logs', tableActions: CRUD, ports: ['events'] },
+  subscriptions: { description: 'Event subscriptions, outgoing webhooks, manual fires and webhook logs', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
   // events: team invitations go out through the outbox and the delivery function.
-  buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD, ports: ['events'] },
+  buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
   // carrier: the carrier's auth token, to check the signature of its webhooks.
-  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD, ports: ['events', 'carrier'] },
+  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'carrier'] },
   inbound: { description: 'Inbound webhooks: ping, post, their logs, and their configuration', tableActions: CRUD },
   contacts: {
     description: 'The company blacklist',
     tableActions: [...AUTH, 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
   },
-  admin: { description: 'Teams, blacklist unblock jobs, manual webhook fires, collections', tableActions: CRUD, ports: ['events'] },
+  admin: { description: 'Teams, blacklist unblock jobs, manual webhook fires, collections', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
   calls: {
     description: 'Calls: lists, updates, key presses and hang-ups, secure endpoints, call logs, charge rollups',
     // No deletes: calls are never removed through the API. PutItem makes the cursor key on first use.
-    tableActions: [...AUTH, 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    tableActions: [...AUTH, 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
     ports: ['events', 'telephony'],
   },
 } as const satisfies Record<string, RouteGroupDefinition>;

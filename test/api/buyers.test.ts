@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { emailPort } from '../../shared/adapters/index.js';
 import type { EmailOutbox } from '../../shared/adapters/local/email-outbox.js';
+import { deliverQueued } from '../fixtures/events.js';
 import { METRICS, PERIODS, type Metric } from '../../shared/buyers/counter-model.js';
 import { applyCounterChange, readCounterItems, reserveAttempt } from '../../shared/buyers/counters.js';
 import { BUYER_WRITABLE_FIELDS, CAP_FIELDS } from '../../shared/resources/buyer-fields.js';
@@ -72,8 +73,12 @@ async function createOffer(owner: TestCompany, name = 'Solar'): Promise<number> 
   return reply.body.offer.id as number;
 }
 
-/** Team invitations the local outbox holds for a company (the gateway runs in this process). */
-function invitations(owner: TestCompany): string[] {
+/**
+ * Team invitations sent for a company: they go through the event outbox and queue, so the
+ * delivery function runs first (as the local worker would), then the local e-mail outbox is read.
+ */
+async function invitations(owner: TestCompany): Promise<string[]> {
+  await deliverQueued();
   const outbox = emailPort() as EmailOutbox;
   return outbox.sent.filter((message) => message.companyId === owner.id && message.kind === 'team_invitation').map((message) => message.to);
 }
@@ -973,7 +978,7 @@ describe('rules: accepted edge values', () => {
 describe('team_users_emails', () => {
   it('sends each invitee an invitation on create', async () => {
     const buyer = await createBuyer(company, { name: 'Team buyer', team_users_emails: ['Ann@Example.com', 'bob@example.org'] });
-    expect(invitations(company).sort()).toEqual(['ann@example.com', 'bob@example.org']);
+    expect((await invitations(company)).sort()).toEqual(['ann@example.com', 'bob@example.org']);
     const sent = (emailPort() as EmailOutbox).sent.find((message) => message.companyId === company.id && message.to === 'ann@example.com')!;
     expect(sent.subject).toContain('Team buyer');
     expect(sent.text).toContain(`id ${buyer.id}`);
@@ -981,32 +986,32 @@ describe('team_users_emails', () => {
 
   it('invites only newly added addresses on update', async () => {
     const buyer = await createBuyer(company, { team_users_emails: ['ann@example.com', 'bob@example.org'] });
-    expect(invitations(company)).toHaveLength(2);
+    expect(await invitations(company)).toHaveLength(2);
     await updateBuyer(company, buyer.id, { team_users_emails: ['bob@example.org', 'ANN@example.com', 'carol@example.net'] });
-    expect(invitations(company).sort()).toEqual(['ann@example.com', 'bob@example.org', 'carol@example.net']);
+    expect((await invitations(company)).sort()).toEqual(['ann@example.com', 'bob@example.org', 'carol@example.net']);
     // Same list again, other fields, and removals send nothing.
     await updateBuyer(company, buyer.id, { team_users_emails: 'carol@example.net, bob@example.org, ann@example.com' });
     await updateBuyer(company, buyer.id, { name: 'Renamed' });
     await updateBuyer(company, buyer.id, { team_users_emails: ['carol@example.net'] });
-    expect(invitations(company)).toHaveLength(3);
+    expect(await invitations(company)).toHaveLength(3);
     // An address removed and added again is invited again.
     await updateBuyer(company, buyer.id, { team_users_emails: ['carol@example.net', 'ann@example.com'] });
-    expect(invitations(company).filter((to) => to === 'ann@example.com')).toHaveLength(2);
+    expect((await invitations(company)).filter((to) => to === 'ann@example.com')).toHaveLength(2);
   });
 
   it('keeps each address once and invites it once', async () => {
     const buyer = await createBuyer(company, { team_users_emails: ['ann@example.com', 'ANN@example.com', 'bob@example.org', ' ann@example.com'] });
     expect(buyer.team_users_emails).toEqual(['ann@example.com', 'bob@example.org']);
-    expect(invitations(company).sort()).toEqual(['ann@example.com', 'bob@example.org']);
+    expect((await invitations(company)).sort()).toEqual(['ann@example.com', 'bob@example.org']);
     const updated = await updateBuyer(company, buyer.id, { team_users_emails: 'carol@example.net, Carol@example.net, ann@example.com' });
     expect(updated.team_users_emails).toEqual(['carol@example.net', 'ann@example.com']);
-    expect(invitations(company).sort()).toEqual(['ann@example.com', 'bob@example.org', 'carol@example.net']);
+    expect((await invitations(company)).sort()).toEqual(['ann@example.com', 'bob@example.org', 'carol@example.net']);
   });
 
   it('sends nothing when the write is rejected', async () => {
     await api(company, 'POST', BUYERS, { team_users_emails: ['ann@example.com'], timeout_seconds: 3 });
     await api(company, 'POST', BUYERS, { team_users_emails: ['ann@example.com', 'broken'] });
-    expect(invitations(company)).toEqual([]);
+    expect(await invitations(company)).toEqual([]);
   });
 });
 

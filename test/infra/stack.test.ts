@@ -4,6 +4,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { CallTrackingStack } from '../../infra/stack.js';
 import { SWEEPER_TABLE_ACTIONS } from '../../infra/constructs/stale-call-sweeper.js';
+import { DELIVERY_TABLE_ACTIONS, OUTBOX_SWEEPER_TABLE_ACTIONS } from '../../infra/constructs/event-delivery.js';
 import { SWEEP_INTERVAL_MINUTES } from '../../shared/calls/stale-calls.js';
 import { tableDesign } from '../../shared/db/table-design.js';
 import { type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
@@ -142,8 +143,8 @@ describe('table', () => {
 describe('functions', () => {
   const functions = resourcesOfType('AWS::Lambda::Function');
 
-  it('has one function per route group plus the fallback and the stale-call sweeper, all Node 22 on arm64', () => {
-    expect(Object.keys(functions)).toHaveLength(groups.length + 2);
+  it('has one function per route group plus the fallback, the stale-call sweeper, the delivery function and the outbox sweeper, all Node 22 on arm64', () => {
+    expect(Object.keys(functions)).toHaveLength(groups.length + 4);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -248,15 +249,29 @@ describe('functions', () => {
     }
   });
 
-  it('has an encrypted events queue whose failures end in a dead-letter queue', () => {
+  it('has an encrypted events queue whose messages go to a dead-letter queue after the last attempt of the retry schedule', () => {
     const queues = resourcesOfType('AWS::SQS::Queue');
     const queue = queues[logicalIdOf(stack.events.queue)];
+    // One receive per attempt: the default schedule makes 8 attempts.
     expect(queue?.Properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: { 'Fn::GetAtt': [logicalIdOf(stack.events.deadLetters), 'Arn'] },
-      maxReceiveCount: 5,
+      maxReceiveCount: 8,
     });
     expect(queue?.Properties.SqsManagedSseEnabled).toBe(true);
+    // Kept past the whole schedule (27.6 hours), and invisible for six times the delivery function's timeout.
+    expect(queue?.Properties.MessageRetentionPeriod).toBe(4 * 24 * 3600);
+    expect(queue?.Properties.VisibilityTimeout).toBe(180);
     expect(queues[logicalIdOf(stack.events.deadLetters)]?.Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+  });
+
+  it('follows a retry schedule from context, refusing a malformed one at synth', () => {
+    const configured = new CallTrackingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], webhookRetrySchedule: '1m,1h', webhookAllowedCidrs: '203.0.113.0/24' } }), 'CallTrackingService');
+    const configuredTemplate = Template.fromStack(configured);
+    const queue = (configuredTemplate.findResources('AWS::SQS::Queue') as Record<string, CfnResource>)[configured.getLogicalId(configured.events.queue.node.defaultChild as CfnElement)];
+    expect((queue?.Properties.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(3);
+    const delivery = (configuredTemplate.findResources('AWS::Lambda::Function') as Record<string, CfnResource>)[configured.getLogicalId(configured.delivery.function.node.defaultChild as CfnElement)];
+    expect((delivery?.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({ WEBHOOK_RETRY_SCHEDULE: '1m,1h', WEBHOOK_ALLOWED_CIDRS: '203.0.113.0/24' });
+    expect(() => new CallTrackingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], webhookRetrySchedule: '1 day' } }), 'Broken')).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
 
   it('gives the fallback function no table access', () => {
@@ -303,5 +318,59 @@ describe('stale-call sweeper', () => {
     for (const statement of statementsOf(sweeper).filter((s) => ([] as string[]).concat(s.Action).some((a) => a.startsWith('dynamodb:')))) {
       expect(statement.Resource).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
     }
+  });
+});
+
+describe('event delivery', () => {
+  const delivery = stack.delivery.function;
+  const deliveryId = logicalIdOf(delivery);
+  const functions = resourcesOfType('AWS::Lambda::Function');
+  const tableArn = { 'Fn::GetAtt': [logicalIdOf(stack.table), 'Arn'] };
+
+  it('reads the events queue in batches of ten with partial batch responses', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: deliveryId },
+      EventSourceArn: { 'Fn::GetAtt': [logicalIdOf(stack.events.queue), 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(functions[deliveryId]?.Properties.Timeout).toBe(30);
+    expect(routes.map((route) => functionBehindRoute(routeKey(route)))).not.toContain(deliveryId);
+  });
+
+  it('may consume and send on the queue, send e-mail, and read and write only what delivering needs', () => {
+    const actions = actionsOf(delivery);
+    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:SendMessage', 'ses:SendEmail']));
+    expect(new Set(actions.filter((action) => action.startsWith('dynamodb:')))).toEqual(new Set(DELIVERY_TABLE_ACTIONS));
+    for (const statement of statementsOf(delivery).filter((s) => ([] as string[]).concat(s.Action).some((a) => a.startsWith('dynamodb:')))) {
+      expect(statement.Resource).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+    }
+    const variables = (functions[deliveryId]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables).toMatchObject({ EVENTS_ADAPTER: 'sqs', EVENTS_QUEUE_URL: { Ref: logicalIdOf(stack.events.queue) }, EMAIL_ADAPTER: 'ses' });
+    // No allowance without context: the SSRF guard refuses every private range.
+    expect(variables.WEBHOOK_ALLOWED_CIDRS).toBeUndefined();
+  });
+
+  it('alarms when the dead-letter queue holds anything', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalIdOf(stack.events.deadLetters), 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    template.hasOutput('EventsDeadLetterQueueArn', { Value: { 'Fn::GetAtt': [logicalIdOf(stack.events.deadLetters), 'Arn'] } });
+  });
+
+  it('runs the outbox sweeper every minute, with only the table actions it needs', () => {
+    const sweeperId = logicalIdOf(stack.delivery.sweeper);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeperId, 'Arn'] } })]),
+    });
+    const actions = actionsOf(stack.delivery.sweeper);
+    expect(new Set(actions.filter((action) => action.startsWith('dynamodb:')))).toEqual(new Set(OUTBOX_SWEEPER_TABLE_ACTIONS));
+    expect(actions).toContain('sqs:SendMessage');
+    expect(actions).not.toContain('sqs:ReceiveMessage');
   });
 });

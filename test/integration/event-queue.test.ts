@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setEventQueue } from '../../shared/adapters/index.js';
+import { TableQueue } from '../../shared/adapters/local/table-queue.js';
+import { db, tableName } from '../../shared/db/client.js';
+import { nextGlobalId } from '../../shared/db/companies.js';
+import { keys } from '../../shared/db/keys.js';
+import { publishStaged, stageMessages, sweepOutbox } from '../../shared/events/outbox.js';
+import type { QueueMessage } from '../../shared/ports/events.js';
+import { pinClock, restoreClock } from '../fixtures/clock.js';
+
+afterEach(() => {
+  restoreClock();
+  setEventQueue();
+});
+
+const newQueue = (maxReceiveCount = 3) => new TableQueue({ name: `it-${randomUUID()}`, visibilityTimeoutSeconds: 60, maxReceiveCount });
+const message = (companyId = 1): QueueMessage => {
+  const id = randomUUID();
+  return { kind: 'event', id, companyId, event: { id, name: 'call_ended', companyId, occurredAt: new Date().toISOString(), data: { id: 1 } } };
+};
+
+describe('the local table queue (SQS semantics)', () => {
+  it('hides a received message for the visibility timeout, then hands it out again with its receive count', async () => {
+    const start = Date.parse('2030-01-01T00:00:00Z');
+    pinClock(new Date(start));
+    const queue = newQueue(5);
+    const sent = message();
+    await queue.send([sent]);
+    const [first] = await queue.receive();
+    expect(JSON.parse(first!.body)).toEqual(sent);
+    expect(first!.receiveCount).toBe(1);
+    expect(await queue.receive()).toEqual([]);
+    pinClock(new Date(start + 61_000));
+    const [second] = await queue.receive();
+    expect(second!.receiveCount).toBe(2);
+    expect(second!.messageId).toBe(first!.messageId);
+    await queue.delete(second!.receiptHandle);
+    pinClock(new Date(start + 200_000));
+    expect(await queue.receive()).toEqual([]);
+    expect(await queue.depth()).toBe(0);
+  });
+
+  it('makes a retried message visible after the delay asked for, and delays a send', async () => {
+    const start = Date.parse('2030-01-01T00:00:00Z');
+    pinClock(new Date(start));
+    const queue = newQueue(5);
+    await queue.send([message()]);
+    await queue.send([message()], 30);
+    const [received] = await queue.receive();
+    await queue.retryLater(received!.receiptHandle, 10);
+    pinClock(new Date(start + 9_000));
+    expect(await queue.receive()).toEqual([]);
+    pinClock(new Date(start + 11_000));
+    expect(await queue.receive()).toHaveLength(1);
+    pinClock(new Date(start + 31_000));
+    expect(await queue.receive()).toHaveLength(1);
+  });
+
+  it('moves a message received more than maxReceiveCount times to the dead-letter queue; redrive brings it back', async () => {
+    const queue = newQueue(2);
+    const sent = message();
+    await queue.send([sent]);
+    for (let i = 0; i < 2; i++) {
+      const [received] = await queue.receive();
+      await queue.retryLater(received!.receiptHandle, 0);
+    }
+    expect(await queue.receive()).toEqual([]);
+    const dead = await queue.deadLetters();
+    expect(dead.map((letter) => JSON.parse(letter.body))).toEqual([sent]);
+    expect(await queue.redrive()).toBe(1);
+    expect(await queue.deadLetters()).toEqual([]);
+    const [again] = await queue.receive();
+    expect(again!.receiveCount).toBe(1);
+  });
+
+  it('never hands one message to two receivers at once', async () => {
+    const queue = newQueue(5);
+    await queue.send(Array.from({ length: 6 }, () => message()));
+    const [a, b, c] = await Promise.all([queue.receive(6), queue.receive(6), queue.receive(6)]);
+    const ids = [...a!, ...b!, ...c!].map((received) => received.messageId);
+    expect(ids).toHaveLength(6);
+    expect(new Set(ids).size).toBe(6);
+  });
+});
+
+describe('the outbox', () => {
+  const outboxItems = async (companyId: number) =>
+    (await db.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.outboxPartition(companyId) } }))).Items ?? [];
+
+  async function commit(companyId: number, messages: QueueMessage[], now: Date) {
+    const { writes, staged } = stageMessages(companyId, messages, now);
+    // The change itself: any item, in the same transaction as its outbox items.
+    await db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: tableName, Item: { pk: `C#${companyId}#thing`, sk: randomUUID() } } }, ...writes] }));
+    return staged;
+  }
+
+  it('publishes committed messages and clears their outbox items', async () => {
+    const companyId = await nextGlobalId('test_outbox_company');
+    const queue = newQueue();
+    setEventQueue(queue);
+    const messages = [message(companyId), message(companyId)];
+    const staged = await commit(companyId, messages, new Date());
+    expect(await outboxItems(companyId)).toHaveLength(2);
+    await publishStaged(staged);
+    expect(await outboxItems(companyId)).toHaveLength(0);
+    expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual(messages);
+  });
+
+  it('keeps what the queue refused, and the sweeper sends it once its writer has had its grace period', async () => {
+    const companyId = await nextGlobalId('test_outbox_company');
+    const queue = newQueue();
+    setEventQueue({ send: async () => Promise.reject(new Error('queue unavailable')), retryLater: async () => undefined });
+    const start = new Date('2030-01-01T00:00:00Z');
+    const sent = message(companyId);
+    await publishStaged(await commit(companyId, [sent], start));
+    expect(await outboxItems(companyId)).toHaveLength(1);
+    setEventQueue(queue);
+    // Within the grace period the writer may still be publishing: the sweeper leaves it.
+    expect((await sweepOutbox(new Date(start.getTime() + 30_000), { companyIds: [companyId] })).sent).toBe(0);
+    expect((await sweepOutbox(new Date(start.getTime() + 61_000), { companyIds: [companyId] })).sent).toBe(1);
+    expect(await outboxItems(companyId)).toHaveLength(0);
+    expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual([sent]);
+  });
+});
