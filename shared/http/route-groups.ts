@@ -24,7 +24,7 @@ const CRUD = [
 ] as const;
 
 export const routeGroups = {
-  subscriptions: { description: 'Event subscriptions', tableActions: CRUD },
+  subscriptions: { description: 'Event subscriptions, manual webhook fires', tableActions: CRUD },
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
   buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD, ports: ['email'] },
@@ -35,7 +35,7 @@ export const routeGroups = {
     description: 'The company blacklist',
     tableActions: [...AUTH, 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
   },
-  admin: { description: 'Teams, blacklist unblock jobs, manual webhook fires, collections', tableActions: CRUD },
+  admin: { description: 'Teams, blacklist unblock jobs, collections', tableActions: CRUD },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
   calls: {
     description: 'Calls: lists, updates, key presses and hang-ups, secure endpoints, call logs, charge rollups',

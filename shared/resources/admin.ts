@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { blankable, presentString } from '../http/param-schemas.js';
 import { ALL_OPERATIONS, defineResource } from './define.js';
-import { emailParam, listOf, optionalId, optionalText, timeParam } from './field-schemas.js';
+import { emailParam, listOf, optionalText, timeParam } from './field-schemas.js';
 
 const time = v.optional(blankable(timeParam));
 
@@ -22,37 +22,6 @@ export const unblockContactJobs = defineResource({
   columns: ['company_id', 'user_id', 'description', 'succeeded_at', 'blocked_at_from', 'blocked_at_to', 'request_ip', 'last_contact_id', 'unblock_count'],
   fulltextFields: ['description', 'request_ip'],
   generate: (context) => ({ user_id: context.userId ?? null }),
-});
-
-const manualFireFields = v.object({
-  outgoing_webhook_id: optionalId,
-  buyer_conversion_id: optionalId,
-  lead_id: optionalId,
-  call_id: optionalId,
-  created_at: time,
-  updated_at: time,
-});
-
-/**
- * Manual fires of an outgoing webhook. Stored now; the firing itself comes with outgoing
- * webhooks (events work), so `webhook_log_ids` stays empty until then.
- */
-export const webhookManualFires = defineResource({
-  name: 'webhook_manual_fires',
-  group: 'admin',
-  root: 'webhook_manual_fire',
-  plural: 'webhook_manual_fires',
-  type: 'WebhookManualFire',
-  operations: ['list', 'new', 'create', 'show'],
-  // The same fields prefill `new` (the update schema) and create a fire.
-  createSchema: manualFireFields,
-  updateSchema: manualFireFields,
-  defaults: { webhook_log_ids: [] },
-  columns: ['name', 'context_menu_name', 'company_id', 'outgoing_webhook_id', 'buyer_conversion_id', 'lead_id', 'call_id', 'webhook_log_ids'],
-  derive: (record) => {
-    const name = `Manual fire #${record.id}`;
-    return { name, context_menu_name: name };
-  },
 });
 
 /** Teams: a name and the e-mail addresses of their members. */

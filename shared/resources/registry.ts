@@ -1,6 +1,6 @@
 import type { RouteGroup } from '../http/route-groups.js';
 import { buyerGroups, buyers } from './buyers.js';
-import { accessControlLists, unblockContactJobs, webhookManualFires } from './admin.js';
+import { accessControlLists, unblockContactJobs } from './admin.js';
 import type { ResourceDefinition } from './define.js';
 import { inboundWebhooks } from './inbound-webhooks.js';
 import { integrations } from './integrations.js';
@@ -9,6 +9,7 @@ import { offers, trafficSources } from './offers.js';
 import { phoneNumbers } from './phone-numbers.js';
 import { ringPools } from './ring-pools.js';
 import { subscriptions } from './subscriptions.js';
+import { webhookManualFires } from './webhook-manual-fires.js';
 
 /**
  * The resource registry: every resource the CRUD engine serves. The route table generates
@@ -16,12 +17,12 @@ import { subscriptions } from './subscriptions.js';
  */
 export const resources: readonly ResourceDefinition[] = [
   subscriptions,
+  webhookManualFires,
   offers,
   trafficSources,
   offerConversions,
   integrations,
   unblockContactJobs,
-  webhookManualFires,
   accessControlLists,
   buyers,
   buyerGroups,
