@@ -3,7 +3,10 @@ import { groupOperations } from '../../shared/resources/engine.js';
 import { resourcesOfGroup } from '../../shared/resources/registry.js';
 import { deleteByTargetUrl } from './delete-by-target-url.js';
 
-/** Event subscriptions (the six operations plus delete by target_url) and manual webhook fires. */
+/**
+ * Event subscriptions and outgoing webhooks: the six operations of subscriptions, outgoing
+ * webhooks and their URLs, manual fires, and delete by target_url.
+ */
 export const handler = createRouteGroupHandler('subscriptions', {
   ...groupOperations(resourcesOfGroup('subscriptions')),
   'subscriptions.deleteByTargetUrl': deleteByTargetUrl,

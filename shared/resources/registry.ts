@@ -6,6 +6,7 @@ import { inboundWebhooks } from './inbound-webhooks.js';
 import { integrations } from './integrations.js';
 import { offerConversions } from './offer-conversions.js';
 import { offers, trafficSources } from './offers.js';
+import { outgoingWebhooks, outgoingWebhookUrls } from './outgoing-webhooks.js';
 import { phoneNumbers } from './phone-numbers.js';
 import { ringPools } from './ring-pools.js';
 import { subscriptions } from './subscriptions.js';
@@ -17,6 +18,8 @@ import { webhookManualFires } from './webhook-manual-fires.js';
  */
 export const resources: readonly ResourceDefinition[] = [
   subscriptions,
+  outgoingWebhookUrls,
+  outgoingWebhooks,
   webhookManualFires,
   offers,
   trafficSources,

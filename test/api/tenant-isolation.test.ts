@@ -65,6 +65,8 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   phone_numbers: (w) => ({ name: `${w.mark} number`, offer_id: w.made.offers![0]!.id }),
   inbound_webhooks: (w, index) => ({ vanity_uri: `${w.mark}-${index}`, offer_id: w.made.offers![0]!.id, ...(index === 0 ? { rate_limit_per_minute: 1 } : {}) }),
   subscriptions: (w) => ({ target_url: `https://${w.mark}.example.com/hook`, event: 'new_call' }),
+  outgoing_webhook_urls: (w) => ({ name: `${w.mark} url`, url: `https://${w.mark}.example.com/{{call_id}}`, headers: { 'X-Mark': w.mark } }),
+  outgoing_webhooks: (w) => ({ name: `${w.mark} webhook`, trigger_type: 'call_ended', offer_id: w.made.offers![0]!.id, outgoing_url_ids: [w.made.outgoing_webhook_urls![0]!.id] }),
   integrations: () => ({ integration_type: 'crm_one' }),
   unblock_contact_jobs: (w) => ({ description: `${w.mark} job` }),
   webhook_manual_fires: () => ({ outgoing_webhook_id: 3 }),
@@ -186,7 +188,7 @@ async function probeResourceRoute(route: RouteDefinition, resource: ResourceDefi
         Object.entries(payload)
           .filter(([field]) => /_ids?$/.test(field) && field !== 'outgoing_webhook_id' && field !== 'user_buyer_id')
           .map(([field, value]) => {
-            const target = field.replace(/_ids?$/, '') === 'buyer' ? 'buyers' : `${field.replace(/_ids?$/, '')}s`;
+            const target = resource.foreignKeys?.[field]?.resource ?? (field.replace(/_ids?$/, '') === 'buyer' ? 'buyers' : `${field.replace(/_ids?$/, '')}s`);
             const id = aOnlyRecord(target).id;
             return [field, Array.isArray(value) ? [id] : id];
           }),
