@@ -24,7 +24,7 @@ const CRUD = [
 ] as const;
 
 export const routeGroups = {
-  subscriptions: { description: 'Event subscriptions, outgoing webhooks and their URLs, manual webhook fires', tableActions: CRUD },
+  subscriptions: { description: 'Event subscriptions, outgoing webhooks and their URLs, manual webhook fires, webhook logs', tableActions: CRUD },
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
   buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD, ports: ['email'] },
