@@ -3,7 +3,7 @@ import { groupOperations } from '../../shared/resources/engine.js';
 import { resourcesOfGroup } from '../../shared/resources/registry.js';
 import { showCollection } from './collections.js';
 
-/** Teams, unblock contact jobs, manual webhook fires and the value collections. */
+/** Teams, unblock contact jobs and the value collections. */
 export const handler = createRouteGroupHandler('admin', {
   ...groupOperations(resourcesOfGroup('admin')),
   'collections.show': showCollection,

@@ -4,7 +4,8 @@ import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
 import { normalizeCallerNumber } from '../../shared/phone.js';
 import { callPageSchema, CLOCK_SLACK_MS } from './call-filters.js';
-import { callRow, callsByCaller, cursorKey, cursorListResult, cursorPosition, nextCursor } from './call-pages.js';
+import { callRow, callsByCaller, cursorListResult } from './call-pages.js';
+import { cursorKey, cursorPosition, nextCursor } from '../../shared/http/list-cursor.js';
 
 const RESOURCE = 'calls_by_caller_number';
 

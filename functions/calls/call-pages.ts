@@ -4,10 +4,7 @@ import { dayOfId, firstIdAt, lastIdAt, queryDayRecords } from '../../shared/db/d
 import { timeOfId } from '../../shared/db/ids.js';
 import { keys, padId } from '../../shared/db/keys.js';
 import { getItems, withoutKeys } from '../../shared/db/records.js';
-import { deploymentSecret } from '../../shared/db/secrets.js';
-import { decodeCursor, encodeCursor } from '../../shared/http/cursor.js';
 import { listEnvelope } from '../../shared/http/envelope.js';
-import { ValidationError } from '../../shared/http/errors.js';
 import { jsonResponse } from '../../shared/http/middleware/responses.js';
 import type { OperationResult } from '../../shared/http/request.js';
 import { pickColumns } from '../../shared/resources/serialize.js';
@@ -16,31 +13,8 @@ import { pickColumns } from '../../shared/resources/serialize.js';
  * Reading calls newest first, a page at a time, from wherever they are indexed: the day
  * partitions (every call), gsi2 (one caller's calls), gsi1 (calls in progress) or by id. Every
  * source reads only as far as the page needs. Cursors are signed and bound to the company and
- * to the list (`resource`), like every cursor of the service (shared/http/cursor.ts).
+ * to the list (`resource`), like every cursor of the service (shared/http/list-cursor.ts).
  */
-const CURSOR_SECRET = 'list-cursor';
-
-export function cursorKey(): Promise<Buffer> {
-  return deploymentSecret(CURSOR_SECRET);
-}
-
-/** The id a `cursor` parameter continues below; undefined for none or `-1` (newest first). */
-export function cursorPosition(cursor: string | undefined, key: Buffer, companyId: number, resource: string): number | undefined {
-  if (cursor === undefined || cursor === '-1') return undefined;
-  const position = decodeCursor(cursor, key, { companyId, resource });
-  if (!position) throw new ValidationError({ cursor: ['is not a valid cursor'] });
-  return position.lastId;
-}
-
-/**
- * `metadata.next_cursor`: where the next page starts, or 0 after the last page. A page that
- * stopped at the day limit before it was full goes on from where its walk stopped (`resumeBeforeId`).
- */
-export function nextCursor(more: boolean, last: { id: number } | undefined, key: Buffer, companyId: number, resource: string, resumeBeforeId?: number): string | 0 {
-  if (more && last) return encodeCursor({ companyId, resource, lastId: last.id }, key);
-  return resumeBeforeId !== undefined ? encodeCursor({ companyId, resource, lastId: resumeBeforeId }, key) : 0;
-}
-
 export interface CallRead {
   companyId: number;
   /** Strictly before this call id (a cursor's position). */

@@ -5,7 +5,8 @@ import type { Operation } from '../../shared/http/request.js';
 import { rowsWithinBudget } from '../../shared/http/response-budget.js';
 import { validate } from '../../shared/http/validation.js';
 import { callListSchema, callPredicate, conditionsOf, creationWindow, timeMs } from './call-filters.js';
-import { callRow, callsByCaller, callsByDay, callsById, callsInProgress, cursorKey, cursorListResult, cursorPosition, nextCursor, type CallRead } from './call-pages.js';
+import { callRow, callsByCaller, callsByDay, callsById, callsInProgress, cursorListResult, type CallRead } from './call-pages.js';
+import { cursorKey, cursorPosition, nextCursor } from '../../shared/http/list-cursor.js';
 
 /** Cursors of this list are bound to this name (and the company). */
 const RESOURCE = 'calls';

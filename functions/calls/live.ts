@@ -2,7 +2,8 @@ import { ID_EPOCH_MS } from '../../shared/db/ids.js';
 import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
 import { callPageSchema, CLOCK_SLACK_MS } from './call-filters.js';
-import { callRow, callsInProgress, cursorKey, cursorListResult, cursorPosition, nextCursor } from './call-pages.js';
+import { callRow, callsInProgress, cursorListResult } from './call-pages.js';
+import { cursorKey, cursorPosition, nextCursor } from '../../shared/http/list-cursor.js';
 
 const RESOURCE = 'live_calls';
 

@@ -228,21 +228,28 @@ async function sendWebhook(message: Extract<QueueMessage, { kind: 'webhook' }>, 
   const method = (typeof target.http_method === 'string' ? target.http_method : 'POST') as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   const contentType = typeof target.content_type === 'string' ? target.content_type : 'application/json';
   const mode = BODY_MODE[contentType as keyof typeof BODY_MODE] ?? 'text';
-  const url = renderTemplate(String(target.url), source.tokens, 'url');
-  const body =
-    method === 'GET'
-      ? undefined
-      : typeof target.body === 'string' && target.body
-        ? renderTemplate(target.body, source.tokens, mode)
-        : mode === 'json'
-          ? JSON.stringify(source.tokens)
-          : new URLSearchParams(Object.entries(source.tokens).map(([name, value]): [string, string] => [name, value === null || value === undefined ? '' : String(value)])).toString();
-  const headers: Record<string, string> = {
-    ...Object.fromEntries(Object.entries((target.headers ?? {}) as Record<string, unknown>).map(([name, value]) => [name, renderTemplate(String(value), source.tokens, 'text')])),
-    ...(body !== undefined ? { 'content-type': contentType } : {}),
-    'webhook-id': message.id,
-  };
-  const result = await sendOutbound({ url, method, headers, body }, { allowed: configuredAllowedCidrs() });
+  let url = String(target.url);
+  let result: OutboundResult;
+  try {
+    url = renderTemplate(String(target.url), source.tokens, 'url');
+    const body =
+      method === 'GET'
+        ? undefined
+        : typeof target.body === 'string' && target.body
+          ? renderTemplate(target.body, source.tokens, mode)
+          : mode === 'json'
+            ? JSON.stringify(source.tokens)
+            : new URLSearchParams(Object.entries(source.tokens).map(([name, value]): [string, string] => [name, value === null || value === undefined ? '' : String(value)])).toString();
+    const headers: Record<string, string> = {
+      ...Object.fromEntries(Object.entries((target.headers ?? {}) as Record<string, unknown>).map(([name, value]) => [name, renderTemplate(String(value), source.tokens, 'text')])),
+      ...(body !== undefined ? { 'content-type': contentType } : {}),
+      'webhook-id': message.id,
+    };
+    result = await sendOutbound({ url, method, headers, body }, { allowed: configuredAllowedCidrs() });
+  } catch (error) {
+    // A template that renders too large: a failed attempt whose log says why, not a lost message.
+    result = { ok: false, status: null, durationMs: 0, responseExcerpt: '', error: `template: ${error instanceof Error ? error.message : String(error)}`, refused: false };
+  }
   const outcome = await settleAttempt(companyId, message.id, result, { policy, record, now }, {
     kind: 'outgoing_webhook',
     event: source.event,

@@ -14,3 +14,11 @@ export const EVENT_NAMES = [
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
+
+/**
+ * What fires an outgoing webhook: an event of the table above, `manual` (only a
+ * webhook_manual_fire fires it) or `schedule_action` (a schedule's webhook action fires it).
+ */
+export const OUTGOING_WEBHOOK_TRIGGER_TYPES = [...EVENT_NAMES, 'manual', 'schedule_action'] as const;
+
+export type OutgoingWebhookTriggerType = (typeof OUTGOING_WEBHOOK_TRIGGER_TYPES)[number];

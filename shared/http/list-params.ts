@@ -52,6 +52,25 @@ export function unknownColumnsMessage(names: readonly string[]): string {
   return `unknown column ${shown.join(', ')}${more}`;
 }
 
+/** `columns`: names from `columns` (comma-separated or an array); unknown names echoed bounded. */
+export function columnsParam(columns: readonly string[]) {
+  const known = new Set(columns);
+  return v.pipe(
+    v.unknown(),
+    v.transform(parseNameList),
+    v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.rawCheck(({ dataset, addIssue }) => {
+          if (!dataset.typed) return;
+          const unknown = dataset.value.filter((name) => !known.has(name));
+          if (unknown.length) addIssue({ message: unknownColumnsMessage(unknown) });
+        }),
+      ),
+    ),
+  );
+}
+
 export interface ListOptions {
   columns: readonly string[];
   order?: { values: readonly [string, ...string[]]; default: string };
@@ -62,14 +81,17 @@ export interface ListOptions {
 }
 
 /** `created_at_from` / `created_at_to`: checked here, read in the request's time zone later. */
-const timeText = v.pipe(
+export const timeTextParam = v.pipe(
   v.string('is not a valid time'),
   v.trim(),
   v.check((text) => parseApiTime(text, 'UTC') !== undefined, 'is not a valid time (use YYYY-MM-DD HH:MM:SS +ZZZZ)'),
 );
 
+/** `per_page`: 1 to MAX_PER_PAGE. */
+export const perPageParam = v.pipe(integerParam, v.minValue(1, 'must be at least 1'), v.maxValue(MAX_PER_PAGE, `must be at most ${MAX_PER_PAGE}`));
+
 /** `cursor=-1` starts at the newest record; any other value is a cursor from `metadata.next_cursor`. */
-const cursorText = v.pipe(v.union([v.string(), v.number()], 'is not a valid cursor'), v.transform(String), v.nonEmpty('is not a valid cursor'));
+export const cursorTextParam = v.pipe(v.union([v.string(), v.number()], 'is not a valid cursor'), v.transform(String), v.nonEmpty('is not a valid cursor'));
 
 /** The parsed shared list parameters; resource filters appear under their own names. */
 export interface ListParams {
@@ -91,7 +113,6 @@ export interface ListParams {
 }
 
 export function listParamsSchema(options: ListOptions): v.GenericSchema<unknown, ListParams> {
-  const columnSet = new Set(options.columns);
   const filters: v.ObjectEntries = Object.fromEntries(Object.entries(options.filters ?? {}).map(([name, schema]) => [name, v.optional(schema)]));
   const entries: v.ObjectEntries = {
     ...filters,
@@ -103,17 +124,14 @@ export function listParamsSchema(options: ListOptions): v.GenericSchema<unknown,
       ),
     ),
     page: v.optional(v.pipe(integerParam, v.minValue(1, 'must be at least 1')), 1),
-    per_page: v.optional(
-      v.pipe(integerParam, v.minValue(1, 'must be at least 1'), v.maxValue(MAX_PER_PAGE, `must be at most ${MAX_PER_PAGE}`)),
-      DEFAULT_PER_PAGE,
-    ),
-    cursor: v.optional(cursorText),
+    per_page: v.optional(perPageParam, DEFAULT_PER_PAGE),
+    cursor: v.optional(cursorTextParam),
     // Without declared values `order` is not a parameter of the resource and is ignored.
     order: options.order ? v.optional(oneOf(options.order.values), options.order.default) : v.optional(v.pipe(v.unknown(), v.transform(() => undefined))),
     order_dir: v.optional(oneOf(['asc', 'desc'])),
     root: v.optional(booleanParam, true),
-    created_at_from: v.optional(timeText),
-    created_at_to: v.optional(timeText),
+    created_at_from: v.optional(timeTextParam),
+    created_at_to: v.optional(timeTextParam),
     fulltext: v.optional(v.string('is not a string')),
     time_zone: v.optional(
       v.pipe(
@@ -130,22 +148,7 @@ export function listParamsSchema(options: ListOptions): v.GenericSchema<unknown,
       ),
     ),
     format: v.optional(options.csv ? oneOf(['json', 'csv']) : oneOf(['json'])),
-    columns: v.optional(
-      v.pipe(
-        v.unknown(),
-        v.transform(parseNameList),
-        v.optional(
-          v.pipe(
-            v.array(v.string()),
-            v.rawCheck(({ dataset, addIssue }) => {
-              if (!dataset.typed) return;
-              const unknown = dataset.value.filter((name) => !columnSet.has(name));
-              if (unknown.length) addIssue({ message: unknownColumnsMessage(unknown) });
-            }),
-          ),
-        ),
-      ),
-    ),
+    columns: v.optional(columnsParam(options.columns)),
   };
   return v.object(entries) as unknown as v.GenericSchema<unknown, ListParams>;
 }

@@ -57,19 +57,18 @@ export const decimalParam = v.pipe(
   v.check((value) => Math.abs(value) <= INPUT_LIMITS.numberMagnitude, `must be between -${INPUT_LIMITS.numberMagnitude} and ${INPUT_LIMITS.numberMagnitude}`),
 );
 
+/** Is `value` an absolute http(s) URL with a host? */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** An absolute http(s) URL. */
-export const httpUrlParam = v.pipe(
-  v.string('is not a valid URL'),
-  v.trim(),
-  v.check((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-    } catch {
-      return false;
-    }
-  }, 'is not a valid URL'),
-);
+export const httpUrlParam = v.pipe(v.string('is not a valid URL'), v.trim(), v.check(isHttpUrl, 'is not a valid URL'));
 
 /** One of a fixed list of strings. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {

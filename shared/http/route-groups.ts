@@ -28,7 +28,7 @@ const CRUD_WITH_EVENTS = [...CRUD, 'dynamodb:BatchWriteItem'] as const;
 
 export const routeGroups = {
   // events: manual fires queue their sends through the outbox.
-  subscriptions: { description: 'Event subscriptions, outgoing webhooks, manual fires and webhook logs', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
+  subscriptions: { description: 'Event subscriptions, outgoing webhooks and their URLs, manual webhook fires, webhook logs', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
   // events: team invitations go out through the outbox and the delivery function.
@@ -40,7 +40,7 @@ export const routeGroups = {
     description: 'The company blacklist',
     tableActions: [...AUTH, 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
   },
-  admin: { description: 'Teams, blacklist unblock jobs, manual webhook fires, collections', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
+  admin: { description: 'Teams, blacklist unblock jobs, collections', tableActions: CRUD },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
   calls: {
     description: 'Calls: lists, updates, key presses and hang-ups, secure endpoints, call logs, charge rollups',

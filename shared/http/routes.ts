@@ -88,6 +88,8 @@ const behaviourRoutes: RouteDefinition[] = [
     (step): RouteDefinition => ({ method: 'POST', path: `${API}/voice/twilio/${step}`, group: 'voice', auth: 'carrier', operation: `voice.${step}` }),
   ),
   { method: 'GET', path: `${API}/inbound_webhook_logs`, group: 'inbound', auth: 'basic', operation: 'inbound_webhook_logs.list' },
+  { method: 'GET', path: `${API}/webhook_logs`, group: 'subscriptions', auth: 'basic', operation: 'webhook_logs.list' },
+  { method: 'GET', path: `${API}/webhook_logs/{id}`, group: 'subscriptions', auth: 'basic', operation: 'webhook_logs.show' },
   { method: 'POST', path: `${API}/contacts/{caller_id}/caller_block`, group: 'contacts', auth: 'basic', operation: 'contacts.callerBlock' },
   { method: 'POST', path: `${API}/contacts/{caller_id}/caller_unblock`, group: 'contacts', auth: 'basic', operation: 'contacts.callerUnblock' },
   { method: 'GET', path: `${API}/contacts/suppression_list`, group: 'contacts', auth: 'basic', operation: 'contacts.suppressionList' },

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
 import { blankable, presentString } from '../http/param-schemas.js';
 import { ALL_OPERATIONS, defineResource } from './define.js';
-import { fireStatus } from '../events/fire-status.js';
-import { emailParam, listOf, optionalId, optionalText, timeParam } from './field-schemas.js';
+import { emailParam, listOf, optionalText, timeParam } from './field-schemas.js';
 
 const time = v.optional(blankable(timeParam));
 
@@ -23,54 +22,6 @@ export const unblockContactJobs = defineResource({
   columns: ['company_id', 'user_id', 'description', 'succeeded_at', 'blocked_at_from', 'blocked_at_to', 'request_ip', 'last_contact_id', 'unblock_count'],
   fulltextFields: ['description', 'request_ip'],
   generate: (context) => ({ user_id: context.userId ?? null }),
-});
-
-const manualFireFields = v.object({
-  outgoing_webhook_id: optionalId,
-  buyer_conversion_id: optionalId,
-  lead_id: optionalId,
-  call_id: optionalId,
-  created_at: time,
-  updated_at: time,
-});
-
-/**
- * Manual fires of an outgoing webhook: creating one sends the webhook's URLs for the call or lead
- * named (shared/events/manual-fire-behaviour.ts); the fire shows each attempt's log id and how
- * the sends went.
- */
-export const webhookManualFires = defineResource({
-  name: 'webhook_manual_fires',
-  group: 'admin',
-  root: 'webhook_manual_fire',
-  plural: 'webhook_manual_fires',
-  type: 'WebhookManualFire',
-  operations: ['list', 'new', 'create', 'show'],
-  // The same fields prefill `new` (the update schema) and create a fire.
-  createSchema: manualFireFields,
-  updateSchema: manualFireFields,
-  defaults: { webhook_log_ids: [], url_count: 0, delivered_count: 0, failed_count: 0, last_status_code: null, last_error: null },
-  columns: [
-    'name',
-    'context_menu_name',
-    'company_id',
-    'outgoing_webhook_id',
-    'buyer_conversion_id',
-    'lead_id',
-    'call_id',
-    'webhook_log_ids',
-    'fire_status',
-    'url_count',
-    'delivered_count',
-    'failed_count',
-    'last_status_code',
-    'last_error',
-  ],
-  derive: (record) => {
-    const name = `Manual fire #${record.id}`;
-    return { name, context_menu_name: name, fire_status: fireStatus(record) };
-  },
-  behaviour: () => import('../events/manual-fire-behaviour.js'),
 });
 
 /** Teams: a name and the e-mail addresses of their members. */

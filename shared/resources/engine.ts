@@ -14,8 +14,7 @@ import {
   type StoredRecord,
 } from '../db/records.js';
 import { assertItemWithin } from '../db/item-limits.js';
-import { deploymentSecret } from '../db/secrets.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { cursorKey, cursorPosition, nextCursor } from '../http/list-cursor.js';
 import { csvResponse, toCsv } from '../http/csv.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../http/errors.js';
 import { listParamsSchema, paginate, sortRecords, type ListParams } from '../http/list-params.js';
@@ -172,8 +171,6 @@ function revealedBy(resource: ResourceDefinition, before: Record<string, unknown
   return Object.fromEntries((resource.revealedOnWrite ?? []).filter((name) => after[name] !== undefined && after[name] !== before?.[name]).map((name) => [name, after[name]]));
 }
 
-const CURSOR_SECRET = 'list-cursor';
-
 interface ListedPage {
   rows: Record<string, unknown>[];
   metadata: Record<string, unknown>;
@@ -189,13 +186,8 @@ async function cursorPage(
   accept: ((record: StoredRecord) => boolean) | undefined,
   serialize: Serializer,
 ): Promise<ListedPage> {
-  const key = await deploymentSecret(CURSOR_SECRET);
-  let afterId: number | undefined;
-  if (params.cursor !== '-1') {
-    const position = decodeCursor(params.cursor!, key, { companyId, resource: resource.name });
-    if (!position) throw new ValidationError({ cursor: ['is not a valid cursor'] });
-    afterId = position.lastId;
-  }
+  const key = await cursorKey();
+  const afterId = cursorPosition(params.cursor, key, companyId, resource.name);
   // `ids` is a filter like the others here (numbered pages read those records directly).
   const wanted = params.ids ? new Set(params.ids) : undefined;
   const keep = wanted ? (record: StoredRecord) => wanted.has(record.id) && (!accept || accept(record)) : accept;
@@ -211,7 +203,7 @@ async function cursorPage(
     metadata: {
       per_page: params.per_page,
       cursor: params.cursor,
-      next_cursor: more && last ? encodeCursor({ companyId, resource: resource.name, lastId: last.id }, key) : 0,
+      next_cursor: nextCursor(more, last, key, companyId, resource.name),
       ...(keep ? {} : { total_count: await countRecords(companyId, resource.name) }),
     },
   };

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { formatTokenFilter, parseTokenFilterList, parseTokenList } from '../routing/token-filters.js';
 import { resolveTimeZone } from '../time-zones.js';
 import { parseApiTime } from '../time.js';
-import { blankable, idParam } from '../http/param-schemas.js';
+import { blankable, idParam, integerParam } from '../http/param-schemas.js';
 
 /**
  * Schemas for domain values that several resources share. Each parses once and stores the
@@ -83,6 +83,9 @@ export const optionalText = v.optional(blankable(v.pipe(v.string('is not a strin
 
 /** An optional record id, blank allowed. */
 export const optionalId = v.optional(blankable(idParam));
+
+/** An optional whole number of at least 0 (a count, seconds), blank allowed. */
+export const optionalCount = v.optional(blankable(v.pipe(integerParam, v.minValue(0, 'must be greater than or equal to 0'))));
 
 /** A list given as an array or a comma-separated string. */
 export function listOf<TSchema extends v.GenericSchema>(item: TSchema, message: string) {

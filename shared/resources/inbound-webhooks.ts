@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { blankable, booleanParam, decimalParam, idParam, integerParam, oneOf } from '../http/param-schemas.js';
+import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
 import { ALL_OPERATIONS, defineResource } from './define.js';
-import { idListParam, optionalText } from './field-schemas.js';
+import { idListParam, optionalCount, optionalText } from './field-schemas.js';
 
 /**
  * Incoming webhooks: the ping/post endpoints partners call. `vanity_uri` names the endpoint in
@@ -12,7 +12,6 @@ export const WEBHOOK_TYPES = ['check_for_available_instant_agent', 'check_for_av
 
 const vanityUri = v.pipe(v.string('is not a string'), v.trim(), v.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'may contain only letters, digits, _, . and - (up to 100)'));
 const flag = v.optional(booleanParam);
-const count = v.optional(blankable(v.pipe(integerParam, v.minValue(0, 'must be greater than or equal to 0'))));
 
 /** Fields of the reference plus the settings the ping honours, writable so they can be set. */
 const writable = {
@@ -29,15 +28,15 @@ const writable = {
   require_traffic_source_id: flag,
   require_user_auth_token: flag,
   test_mode: flag,
-  buyers_limit_value: count,
-  webhook_read_timeout: count,
+  buyers_limit_value: optionalCount,
+  webhook_read_timeout: optionalCount,
   concurrency_cap_buffer_percent: v.optional(blankable(v.pipe(decimalParam, v.minValue(0, 'must be between 0 and 100'), v.maxValue(100, 'must be between 0 and 100')))),
-  rate_limit_per_minute: count,
-  rate_limit_per_hour: count,
-  rate_limit_per_day: count,
-  rate_limit_per_minute_per_traffic_source: count,
-  rate_limit_per_hour_per_traffic_source: count,
-  rate_limit_per_day_per_traffic_source: count,
+  rate_limit_per_minute: optionalCount,
+  rate_limit_per_hour: optionalCount,
+  rate_limit_per_day: optionalCount,
+  rate_limit_per_minute_per_traffic_source: optionalCount,
+  rate_limit_per_hour_per_traffic_source: optionalCount,
+  rate_limit_per_day_per_traffic_source: optionalCount,
 };
 
 export const inboundWebhooks = defineResource({

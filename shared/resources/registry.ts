@@ -1,14 +1,16 @@
 import type { RouteGroup } from '../http/route-groups.js';
 import { buyerGroups, buyers } from './buyers.js';
-import { accessControlLists, unblockContactJobs, webhookManualFires } from './admin.js';
+import { accessControlLists, unblockContactJobs } from './admin.js';
 import type { ResourceDefinition } from './define.js';
 import { inboundWebhooks } from './inbound-webhooks.js';
 import { integrations } from './integrations.js';
 import { offerConversions } from './offer-conversions.js';
 import { offers, trafficSources } from './offers.js';
+import { outgoingWebhooks, outgoingWebhookUrls } from './outgoing-webhooks.js';
 import { phoneNumbers } from './phone-numbers.js';
 import { ringPools } from './ring-pools.js';
 import { subscriptions } from './subscriptions.js';
+import { webhookManualFires } from './webhook-manual-fires.js';
 
 /**
  * The resource registry: every resource the CRUD engine serves. The route table generates
@@ -16,12 +18,14 @@ import { subscriptions } from './subscriptions.js';
  */
 export const resources: readonly ResourceDefinition[] = [
   subscriptions,
+  outgoingWebhookUrls,
+  outgoingWebhooks,
+  webhookManualFires,
   offers,
   trafficSources,
   offerConversions,
   integrations,
   unblockContactJobs,
-  webhookManualFires,
   accessControlLists,
   buyers,
   buyerGroups,

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { EVENT_NAMES } from '../events/event-names.js';
 import { blankable, booleanParam, httpUrlParam, idParam, jsonObject, oneOf, presentString } from '../http/param-schemas.js';
 import { ALL_OPERATIONS, defineResource } from './define.js';
-import { targetUrlProblem } from '../events/outbound/address-policy.js';
+import { reachableTarget } from './outgoing-request-fields.js';
 import { newSigningSecret } from '../events/signing.js';
 
 /** `trigger_fields`: only these keys, integer ids and boolean flags. Blank means "no filter". */
@@ -27,15 +27,7 @@ const triggerFields = blankable(
 );
 
 /** An http(s) URL that is not a literal loopback, private or link-local address (hostnames are checked when connecting). */
-const targetUrl = v.pipe(
-  presentString,
-  httpUrlParam,
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
-    const problem = targetUrlProblem(dataset.value);
-    if (problem) addIssue({ message: problem });
-  }),
-);
+const targetUrl = v.pipe(presentString, httpUrlParam, reachableTarget);
 const eventName = oneOf(EVENT_NAMES);
 
 export const subscriptions = defineResource({

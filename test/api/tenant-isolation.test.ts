@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKey, routes, type RouteDefinition } from '../../shared/http/routes.js';
+import { clock } from '../../shared/adapters/clock.js';
+import { recordWebhookAttempt, type WebhookAttempt } from '../../shared/events/webhook-logs.js';
 import { simulateCall, type SimulationResult } from '../../shared/local/call-simulator.js';
 import { resources } from '../../shared/resources/registry.js';
 import type { ResourceDefinition } from '../../shared/resources/define.js';
@@ -12,11 +14,12 @@ import { VOICE_TOKEN } from '../fixtures/voice.js';
 
 /**
  * Companies stay apart. Two companies A and B hold records of every resource of the registry
- * with overlapping ids (A has ids 1 to 3, B has 1, and may make a 2nd while probed), calls, pings, logs, a blacklist entry and a
- * reservation. Then every basic-auth route of the route table is called by B with A's ids, uuids
- * and values: B gets 404 for A's records (or its own record when the id is one both have), and
- * no answer of B's ever contains a value only A has. The route table drives the test: a route
- * added later fails it until it is probed here or listed in EXEMPT with the reason.
+ * with overlapping ids (A has ids 1 to 3, B has 1, and may make a 2nd while probed), calls,
+ * pings, logs, webhook log entries, a blacklist entry and a reservation. Then every basic-auth
+ * route of the route table is called by B with A's ids, uuids and values: B gets 404 for A's
+ * records (or its own record when the id is one both have), and no answer of B's ever contains
+ * a value only A has. The route table drives the test: a route added later fails it until it is
+ * probed here or listed in EXEMPT with the reason.
  */
 const gateway = useGateway();
 // One pinned minute for the whole file: the rate-limit probe counts pings per minute.
@@ -65,6 +68,8 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   phone_numbers: (w) => ({ name: `${w.mark} number`, offer_id: w.made.offers![0]!.id }),
   inbound_webhooks: (w, index) => ({ vanity_uri: `${w.mark}-${index}`, offer_id: w.made.offers![0]!.id, ...(index === 0 ? { rate_limit_per_minute: 1 } : {}) }),
   subscriptions: (w) => ({ target_url: `https://${w.mark}.example.com/hook`, event: 'new_call' }),
+  outgoing_webhook_urls: (w) => ({ name: `${w.mark} url`, url: `https://${w.mark}.example.com/{{call_id}}`, headers: { 'X-Mark': w.mark } }),
+  outgoing_webhooks: (w) => ({ name: `${w.mark} webhook`, trigger_type: 'call_ended', offer_id: w.made.offers![0]!.id, outgoing_url_ids: [w.made.outgoing_webhook_urls![0]!.id] }),
   integrations: () => ({ integration_type: 'crm_one' }),
   unblock_contact_jobs: (w) => ({ description: `${w.mark} job` }),
   webhook_manual_fires: () => ({ outgoing_webhook_id: 3 }),
@@ -96,6 +101,31 @@ const ping = (vanity: string, caller: string) => call(gateway, { method: 'POST',
 const callInto = (world: World, from: string, talk = 60) =>
   simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from, to: world.made.phone_numbers![0]!.number, buyers: [{ answer: true, answerAfter: 1, talk }] });
 
+/** A delivery attempt of the world's first subscription, to its own URL. */
+const logEntry = (world: World): WebhookAttempt => ({
+  kind: 'subscription',
+  event: 'new_call',
+  event_id: null,
+  subscription_id: world.made.subscriptions![0]!.id,
+  outgoing_webhook_id: null,
+  outgoing_webhook_url_id: null,
+  webhook_manual_fire_id: null,
+  call_id: null,
+  lead_id: null,
+  http_method: 'POST',
+  target_url: world.made.subscriptions![0]!.target_url,
+  attempt: 1,
+  max_attempts: 1,
+  success: true,
+  status_code: 200,
+  duration_ms: 5,
+  response_excerpt: `${world.mark} ok`,
+  error: null,
+  next_attempt_at: null,
+});
+const aLogIds: number[] = [];
+let bLogId = 0;
+
 /** Values only A has: its mark (in every name, URL and vanity), numbers, caller, call ids and uuids. */
 let aOnly: string[] = [];
 const A_CALLER = newCaller();
@@ -116,6 +146,9 @@ beforeAll(async () => {
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await as(a, 'POST', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}/caller_block`)).status).toBe(200);
+  // Webhook log entries: no delivery writes them yet, so they are recorded as the sender will.
+  for (let i = 0; i < 2; i++) aLogIds.push(await recordWebhookAttempt(a.company.id, logEntry(a), clock().now()));
+  bLogId = await recordWebhookAttempt(b.company.id, logEntry(b), clock().now());
   const callRows = (await as(a, 'GET', '/api/v1/calls?root=false&columns=id,uuid')).body as Row[];
   expect(callRows).toHaveLength(2);
   aOnly = [
@@ -186,7 +219,7 @@ async function probeResourceRoute(route: RouteDefinition, resource: ResourceDefi
         Object.entries(payload)
           .filter(([field]) => /_ids?$/.test(field) && field !== 'outgoing_webhook_id' && field !== 'user_buyer_id')
           .map(([field, value]) => {
-            const target = field.replace(/_ids?$/, '') === 'buyer' ? 'buyers' : `${field.replace(/_ids?$/, '')}s`;
+            const target = resource.foreignKeys?.[field]?.resource ?? (field.replace(/_ids?$/, '') === 'buyer' ? 'buyers' : `${field.replace(/_ids?$/, '')}s`);
             const id = aOnlyRecord(target).id;
             return [field, Array.isArray(value) ? [id] : id];
           }),
@@ -255,6 +288,25 @@ const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>
     expect(reply.status, reply.text).toBe(200);
     expectNothingOfA(reply, routeKey(route));
     await expectCursorRefused(route.path, routeKey(route), true);
+  },
+  'GET /api/v1/webhook_logs': async (route) => {
+    for (const query of ['', '?kind=subscription&success=true', `?subscription_id=${a.made.subscriptions![0]!.id}`]) {
+      const reply = await as(b, 'GET', `${route.path}${query}`);
+      expect(reply.status, reply.text).toBe(200);
+      expect(reply.body.webhook_logs.map((row: Row) => row.id)).toEqual([bLogId]);
+      expectNothingOfA(reply, `${routeKey(route)}${query}`);
+    }
+    await expectCursorRefused(route.path, routeKey(route), true);
+  },
+  'GET /api/v1/webhook_logs/{id}': async () => {
+    for (const id of aLogIds) {
+      const reply = await as(b, 'GET', `/api/v1/webhook_logs/${id}`);
+      expect(reply.status, reply.text).toBe(404);
+      expectNothingOfA(reply, `GET webhook_logs/${id}`);
+    }
+    const own = await as(b, 'GET', `/api/v1/webhook_logs/${bLogId}`);
+    expect(own.status, own.text).toBe(200);
+    expectNothingOfA(own, 'GET own webhook log');
   },
   'POST /api/v1/contacts/{caller_id}/caller_block': async () => {
     // B blocking the same caller is B's own entry: A's list is untouched by B, B's by A.

@@ -1,0 +1,101 @@
+import * as v from 'valibot';
+import { OUTGOING_WEBHOOK_TRIGGER_TYPES } from '../events/event-names.js';
+import { booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
+import { ALL_OPERATIONS, defineResource } from './define.js';
+import { idListParam, optionalCount, optionalId, optionalText } from './field-schemas.js';
+import { bodyTemplateParam, contentTypeParam, headersParam, httpMethodParam, urlTemplateParam } from './outgoing-request-fields.js';
+
+/**
+ * Outgoing webhooks: what to send when something happens (the reference's outgoing_webhook
+ * object, inside Schedule action), and the URLs they send to. Firing them is not served yet:
+ * these are the records the sender and webhook_manual_fires will read (docs/resources.md).
+ */
+
+/** A list of ids; blank is the empty list (lists are iterated, never null). */
+const idList = v.optional(v.pipe(idListParam, v.transform((ids) => ids ?? [])));
+const triggerType = oneOf(OUTGOING_WEBHOOK_TRIGGER_TYPES);
+
+const webhookWritable = {
+  // Call triggers fire only when the call's answered duration reaches this many seconds.
+  trigger_duration: optionalCount,
+  // Fire only for this offer's calls and leads.
+  offer_id: optionalId,
+  // Names a schedule action; not checked until schedule actions are served.
+  schedule_action_id: optionalId,
+  sortable_order: v.optional(integerParam),
+  token_value_ids: idList,
+  token_value_map_ids: idList,
+  outgoing_url_ids: idList,
+  enabled: v.optional(booleanParam),
+};
+
+export const outgoingWebhooks = defineResource({
+  name: 'outgoing_webhooks',
+  group: 'subscriptions',
+  root: 'outgoing_webhook',
+  plural: 'outgoing_webhooks',
+  type: 'OutgoingWebhook',
+  operations: ALL_OPERATIONS,
+  createSchema: v.object({ ...webhookWritable, name: presentString, trigger_type: triggerType }),
+  updateSchema: v.object({ ...webhookWritable, name: v.optional(presentString), trigger_type: v.optional(triggerType) }),
+  defaults: {
+    name: null,
+    trigger_type: null,
+    trigger_duration: null,
+    offer_id: null,
+    schedule_action_id: null,
+    sortable_order: 0,
+    token_value_ids: [],
+    outgoing_url_ids: [],
+    token_value_map_ids: [],
+    enabled: true,
+  },
+  columns: [
+    'company_id',
+    'name',
+    'trigger_type',
+    'trigger_duration',
+    'offer_id',
+    'schedule_action_id',
+    'sortable_order',
+    'token_value_ids',
+    'outgoing_url_ids',
+    'token_value_map_ids',
+    'enabled',
+  ],
+  order: { values: ['id', 'name', 'trigger_type', 'sortable_order', 'created_at', 'updated_at'], default: 'id' },
+  filters: { trigger_type: { schema: triggerType }, offer_id: { schema: idParam }, enabled: { schema: booleanParam } },
+  fulltextFields: ['name'],
+  foreignKeys: { offer_id: { resource: 'offers' }, outgoing_url_ids: { resource: 'outgoing_webhook_urls' } },
+});
+
+export const outgoingWebhookUrls = defineResource({
+  name: 'outgoing_webhook_urls',
+  group: 'subscriptions',
+  root: 'outgoing_webhook_url',
+  plural: 'outgoing_webhook_urls',
+  type: 'OutgoingWebhookUrl',
+  operations: ALL_OPERATIONS,
+  createSchema: v.object({
+    name: optionalText,
+    url: urlTemplateParam,
+    http_method: v.optional(httpMethodParam),
+    content_type: v.optional(contentTypeParam),
+    headers: v.optional(headersParam),
+    body: v.optional(bodyTemplateParam),
+  }),
+  updateSchema: v.object({
+    name: optionalText,
+    url: v.optional(urlTemplateParam),
+    http_method: v.optional(httpMethodParam),
+    content_type: v.optional(contentTypeParam),
+    headers: v.optional(headersParam),
+    body: v.optional(bodyTemplateParam),
+  }),
+  defaults: { name: null, url: null, http_method: 'POST', content_type: 'application/json', headers: {}, body: null },
+  columns: ['company_id', 'name', 'url', 'http_method', 'content_type', 'headers', 'body'],
+  order: { values: ['id', 'name', 'url', 'created_at', 'updated_at'], default: 'id' },
+  fulltextFields: ['name', 'url'],
+  // A deleted URL leaves every outgoing webhook's outgoing_url_ids.
+  behaviour: () => import('../events/outgoing-webhook-url-behaviour.js'),
+});
