@@ -22,7 +22,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { countCalls, printTable, runWithDynamoDbLocal } from './support.js';
+import { printTable, runWithDynamoDbLocal } from './support.js';
 
 const CALLS = 40;
 const EVENTS_COUNTED = 200;
@@ -87,16 +87,27 @@ async function run(): Promise<void> {
   };
   setEventQueue(queue);
 
-  // DynamoDB calls, the table queue's own (keys `Q#...`) apart: in AWS those are SQS requests.
-  const counter = countCalls(db);
-  const queueCalls = { n: 0 };
+  // DynamoDB requests and write units by command, the table queue's own (keys `Q#...`) apart:
+  // in AWS those are SQS requests, counted above.
+  type Tally = { requests: Record<string, number>; units: number };
+  const tally = { service: { requests: {}, units: 0 } as Tally, queue: { requests: {}, units: 0 } as Tally };
   db.middlewareStack.add(
-    (next) => async (args) => {
-      if (JSON.stringify(args.input).includes('"Q#')) queueCalls.n++;
-      return next(args);
+    (next, context) => async (args) => {
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const target = JSON.stringify(args.input).includes('"Q#') ? tally.queue : tally.service;
+      const result = await next(args);
+      const name = (context.commandName ?? 'unknown').replace('Command', '');
+      target.requests[name] = (target.requests[name] ?? 0) + 1;
+      const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+      target.units += ([] as { CapacityUnits?: number }[]).concat(consumed ?? []).reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
+      return result;
     },
-    { step: 'initialize', name: 'benchQueueCalls' },
+    { step: 'initialize', name: 'benchEventTally' },
   );
+  const resetTally = () => {
+    tally.service = { requests: {}, units: 0 };
+    tally.queue = { requests: {}, units: 0 };
+  };
 
   const gateway = createGateway();
   const port = await listen(gateway, 0);
@@ -155,8 +166,7 @@ async function run(): Promise<void> {
     const id = randomUUID();
     return { kind: 'event', id, companyId: company.id, event: { id, name: subscriptionEvent as 'call_ended', companyId: company.id, occurredAt: new Date().toISOString(), data: { id: 1, offer_id: offer.id } } };
   };
-  counter.reset();
-  queueCalls.n = 0;
+  resetTally();
   for (const key of Object.keys(queueOps)) delete queueOps[key];
   const before = arrivals.length;
   for (let i = 0; i < EVENTS_COUNTED; i++) {
@@ -166,19 +176,18 @@ async function run(): Promise<void> {
   }
   await waitFor(before + EVENTS_COUNTED);
   await new Promise((done) => setTimeout(done, 300));
-  const counts = counter.current;
   const perEvent = (n: number) => (n / EVENTS_COUNTED).toFixed(2);
-  const tableCommands = Object.entries(counts.byCommand).map(([name, n]) => [name.replace('Command', ''), n] as const);
+  const service = Object.entries(tally.service.requests);
   printTable(
-    `Requests per event (${EVENTS_COUNTED} events, one subscription each); DynamoDB counts include the table queue's own ${perEvent(queueCalls.n)} per event, which in AWS are SQS requests`,
-    ['', ...tableCommands.map(([name]) => name), 'all', 'write units'],
-    [['DynamoDB per event', ...tableCommands.map(([, n]) => perEvent(n)), perEvent(Object.values(counts.byCommand).reduce((a, b) => a + b, 0)), perEvent(counts.writeUnits)]],
+    `DynamoDB requests per event (${EVENTS_COUNTED} events, each written with a change, one subscription each); the change's TransactWriteItems holds the outbox item`,
+    ['', ...service.map(([name]) => name), 'all', 'units'],
+    [['per event', ...service.map(([, n]) => perEvent(n)), perEvent(service.reduce((sum, [, n]) => sum + n, 0)), perEvent(tally.service.units)]],
   );
-  printTable('Queue requests per event (SQS in AWS; a change with the write of its change, the DynamoDB part excluding the queue: see docs/benchmarks.md)', ['', ...Object.keys(queueOps)], [
-    ['per event', ...Object.values(queueOps).map((n) => perEvent(n))],
-  ]);
-  const dynamoWithoutQueue = Object.values(counts.byCommand).reduce((a, b) => a + b, 0) - queueCalls.n;
-  console.log(`DynamoDB requests per event without the local queue's: ${perEvent(dynamoWithoutQueue)} (the change's own transaction counted once)`);
+  printTable(
+    'Queue requests per event (SQS in AWS, where Lambda receives and deletes in batches; locally the table queue, which made these DynamoDB requests)',
+    ['', ...Object.keys(queueOps), 'local DynamoDB requests', 'local units'],
+    [['per event', ...Object.values(queueOps).map((n) => perEvent(n)), perEvent(Object.values(tally.queue.requests).reduce((a, b) => a + b, 0)), perEvent(tally.queue.units)]],
+  );
 
   // 3. Throughput.
   for (let i = 1; i < THROUGHPUT_SUBSCRIPTIONS; i++) await post('/api/v1/subscriptions', { target_url: `http://127.0.0.1:${receiverPort}/t${i}`, event: 'call_changed' });
@@ -192,7 +201,7 @@ async function run(): Promise<void> {
     [String(THROUGHPUT_EVENTS), String(THROUGHPUT_EVENTS * THROUGHPUT_SUBSCRIPTIONS), seconds.toFixed(2), ((THROUGHPUT_EVENTS * THROUGHPUT_SUBSCRIPTIONS) / seconds).toFixed(1)],
   ]);
 
-  stopWorker();
+  await stopWorker();
   gateway.closeAllConnections();
   gateway.close();
   receiver.close();

@@ -119,9 +119,11 @@ export const keys = {
   /**
    * An outbox item: an event (or other queued work) written in the same transaction as the
    * change it describes, deleted once the queue has it. Sort key = time-sortable id, so the
-   * outbox sweeper reads the items older than a minute with one Query per company.
+   * outbox sweeper reads the items older than a minute with one Query per company, then the
+   * message's own id, so two messages of one millisecond never share a key (a second Put of the
+   * same key would overwrite the first message, or cancel the change's transaction).
    */
-  outbox: (companyId: number, id: number): Key => ({ pk: keys.outboxPartition(companyId), sk: padId(id) }),
+  outbox: (companyId: number, id: number, messageId: string): Key => ({ pk: keys.outboxPartition(companyId), sk: `${padId(id)}#${messageId}` }),
   outboxPartition: (companyId: number): string => `${companyPrefix(companyId)}#outbox`,
 
   /** The idempotency claim of one delivery (an event to a subscription, a webhook send, an e-mail). */

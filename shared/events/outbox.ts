@@ -3,7 +3,7 @@ import { eventQueue } from '../adapters/index.js';
 import { allCompanyIds } from '../db/companies.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
 import { timeSortableId } from '../db/ids.js';
-import { keys, padId } from '../db/keys.js';
+import { keys, padId, type Key } from '../db/keys.js';
 import { logger } from '../logger.js';
 import type { QueueMessage } from '../ports/events.js';
 import { firstIdAt } from '../db/day-records.js';
@@ -18,30 +18,28 @@ import { firstIdAt } from '../db/day-records.js';
  */
 export interface StagedMessages {
   companyId: number;
-  entries: Array<{ outboxId: number; message: QueueMessage }>;
+  entries: Array<{ key: Key; message: QueueMessage }>;
 }
 
 /** Outbox items of the messages, for the change's transaction, and what to publish after it commits. */
 export function stageMessages(companyId: number, messages: readonly QueueMessage[], now: Date): { writes: TransactItem[]; staged: StagedMessages } {
-  const entries = messages.map((message) => ({ outboxId: timeSortableId(now.getTime()), message }));
+  const entries = messages.map((message) => ({ key: keys.outbox(companyId, timeSortableId(now.getTime()), message.id), message }));
   return {
-    writes: entries.map(({ outboxId, message }) => ({
+    writes: entries.map(({ key, message }) => ({
       Put: {
         TableName: tableName,
-        Item: { ...keys.outbox(companyId, outboxId), company_id: companyId, id: outboxId, kind: message.kind, message: JSON.stringify(message), created_at: now.toISOString() },
+        Item: { ...key, company_id: companyId, kind: message.kind, message: JSON.stringify(message), created_at: now.toISOString() },
+        // Unique by construction (the message id is in the key); never overwrite another change's message.
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
     })),
     staged: { companyId, entries },
   };
 }
 
-async function deleteOutboxItems(companyId: number, outboxIds: readonly number[]): Promise<void> {
-  for (let start = 0; start < outboxIds.length; start += 25) {
-    await db.send(
-      new BatchWriteCommand({
-        RequestItems: { [tableName]: outboxIds.slice(start, start + 25).map((id) => ({ DeleteRequest: { Key: keys.outbox(companyId, id) } })) },
-      }),
-    );
+async function deleteOutboxItems(itemKeys: readonly Key[]): Promise<void> {
+  for (let start = 0; start < itemKeys.length; start += 25) {
+    await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: itemKeys.slice(start, start + 25).map((Key) => ({ DeleteRequest: { Key } })) } }));
   }
 }
 
@@ -49,10 +47,7 @@ async function deleteOutboxItems(companyId: number, outboxIds: readonly number[]
 async function relay(staged: StagedMessages): Promise<void> {
   if (staged.entries.length === 0) return;
   await eventQueue().send(staged.entries.map((entry) => entry.message));
-  await deleteOutboxItems(
-    staged.companyId,
-    staged.entries.map((entry) => entry.outboxId),
-  );
+  await deleteOutboxItems(staged.entries.map((entry) => entry.key));
 }
 
 /**
@@ -89,7 +84,7 @@ export async function sweepCompanyOutbox(companyId: number, before: number): Pro
       Limit: SWEEP_LIMIT,
     }),
   );
-  const entries = (result.Items ?? []).map((item) => ({ outboxId: Number(item.id), message: JSON.parse(String(item.message)) as QueueMessage }));
+  const entries = (result.Items ?? []).map((item) => ({ key: { pk: String(item.pk), sk: String(item.sk) }, message: JSON.parse(String(item.message)) as QueueMessage }));
   await relay({ companyId, entries });
   return entries.length;
 }

@@ -55,23 +55,23 @@ export async function drainQueue(queue: TableQueue, options: { maxBatches?: numb
 
 /**
  * `npm start`'s delivery loop: drains on every send and every `pollMs` (retries come due with
- * time, not with sends). Returns a stop function.
+ * time, not with sends). Returns a stop function that resolves once the drain under way is done.
  */
-export function startDeliveryWorker(queue: TableQueue, options: { pollMs?: number; onError?: (error: unknown) => void } = {}): () => void {
-  let running = false;
+export function startDeliveryWorker(queue: TableQueue, options: { pollMs?: number; onError?: (error: unknown) => void } = {}): () => Promise<void> {
+  let current: Promise<void> | undefined;
   let again = false;
   let stopped = false;
   const run = (): void => {
     if (stopped) return;
-    if (running) {
+    if (current) {
       again = true;
       return;
     }
-    running = true;
-    drainQueue(queue)
+    current = drainQueue(queue)
+      .then(() => undefined)
       .catch((error: unknown) => options.onError?.(error))
       .finally(() => {
-        running = false;
+        current = undefined;
         if (again) {
           again = false;
           run();
@@ -82,9 +82,10 @@ export function startDeliveryWorker(queue: TableQueue, options: { pollMs?: numbe
   const timer = setInterval(run, options.pollMs ?? 1000);
   timer.unref();
   run();
-  return () => {
+  return async () => {
     stopped = true;
     unsubscribe();
     clearInterval(timer);
+    while (current) await current;
   };
 }

@@ -105,7 +105,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   clearInterval(sweeps);
   clearInterval(outboxSweeps);
-  stopDelivery();
+  await stopDelivery();
   console.log(`${signal}: stopping`);
   server.closeAllConnections();
   await new Promise<void>((done) => server.close(() => done()));

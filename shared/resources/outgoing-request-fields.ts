@@ -31,7 +31,8 @@ export function isHttpUrlTemplate(template: string): boolean {
  * when a delivery connects. WEBHOOK_ALLOWED_CIDRS is read on every check.
  */
 export const reachableTarget = v.rawCheck<string>(({ dataset, addIssue }) => {
-  if (!dataset.typed) return;
+  // Only a URL that passed the checks before: one problem at a time.
+  if (!dataset.typed || dataset.issues) return;
   const filler = Object.fromEntries(templateTokens(dataset.value).map((name) => [name, 'x']));
   const problem = targetUrlProblem(renderTemplate(dataset.value, filler, 'text'));
   if (problem) addIssue({ message: problem });

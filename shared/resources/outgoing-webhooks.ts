@@ -7,8 +7,8 @@ import { bodyTemplateParam, contentTypeParam, headersParam, httpMethodParam, url
 
 /**
  * Outgoing webhooks: what to send when something happens (the reference's outgoing_webhook
- * object, inside Schedule action), and the URLs they send to. Firing them is not served yet:
- * these are the records the sender and webhook_manual_fires will read (docs/resources.md).
+ * object, inside Schedule action), and the URLs they send to. Call events fire the webhooks whose
+ * trigger_type names them, webhook_manual_fires fire them by hand (docs/events.md).
  */
 
 /** A list of ids; blank is the empty list (lists are iterated, never null). */

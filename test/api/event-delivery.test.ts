@@ -206,7 +206,7 @@ describe('never lost, never twice', () => {
     const callId = await answeredCall(number);
     await deliverQueued();
     // A separate process changes the call and is killed (SIGKILL) right after the commit.
-    const child = spawnSync('npx', ['tsx', 'test/fixtures/crash-after-commit.ts', String(company.id), String(callId)], { env: process.env, encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', 'test/fixtures/crash-after-commit.ts', String(company.id), String(callId)], { env: process.env, encoding: 'utf8' });
     expect(child.signal, child.stderr).toBe('SIGKILL');
     const shown = await api(company, 'GET', `/api/v1/calls/${callId}`);
     expect(shown.body.call.revenue).toBe(77);

@@ -30,14 +30,41 @@ async function listOf(path: string, plural: string, owner: TestCompany = company
 describe('webhook manual fires', () => {
   const PATH = '/api/v1/webhook_manual_fires';
   const ROOT = 'webhook_manual_fire';
-  const COLUMNS = [...COMMON_COLUMNS, 'name', 'context_menu_name', 'company_id', 'outgoing_webhook_id', 'buyer_conversion_id', 'lead_id', 'call_id', 'webhook_log_ids'];
+  const COLUMNS = [
+    ...COMMON_COLUMNS,
+    'name',
+    'context_menu_name',
+    'company_id',
+    'outgoing_webhook_id',
+    'buyer_conversion_id',
+    'lead_id',
+    'call_id',
+    'webhook_log_ids',
+    'fire_status',
+    'url_count',
+    'delivered_count',
+    'failed_count',
+    'last_status_code',
+    'last_error',
+  ];
 
+  /** A fire of no outgoing webhook fires every `manual` one; a fresh company has none. */
   async function createFire(fields: Record<string, unknown> = {}, owner: TestCompany = company): Promise<Record<string, any>> {
-    return recordOf(await call(gateway, { method: 'POST', path: PATH, authorization: owner.authorization, json: { outgoing_webhook_id: 3, ...fields } }), ROOT);
+    return recordOf(await call(gateway, { method: 'POST', path: PATH, authorization: owner.authorization, json: fields }), ROOT);
+  }
+
+  async function createWebhook(owner: TestCompany = company): Promise<number> {
+    const url = recordOf(await call(gateway, { method: 'POST', path: '/api/v1/outgoing_webhook_urls', authorization: owner.authorization, json: { url: 'https://crm.example.com/{{call_id}}' } }), 'outgoing_webhook_url');
+    const webhook = recordOf(
+      await call(gateway, { method: 'POST', path: '/api/v1/outgoing_webhooks', authorization: owner.authorization, json: { name: 'CRM', trigger_type: 'manual', outgoing_url_ids: [url.id] } }),
+      'outgoing_webhook',
+    );
+    return webhook.id as number;
   }
 
   it('creates a fire with every column; ids given as digit strings are stored as numbers', async () => {
-    const record = await createFire({ outgoing_webhook_id: '3', buyer_conversion_id: 4, lead_id: '5', call_id: 6 });
+    const webhookId = await createWebhook();
+    const record = await createFire({ outgoing_webhook_id: String(webhookId), buyer_conversion_id: 4, lead_id: '5' });
     expect(Object.keys(record).sort()).toEqual([...COLUMNS].sort());
     expect(record).toEqual({
       id: 1,
@@ -54,12 +81,34 @@ describe('webhook manual fires', () => {
       name: 'Manual fire #1',
       context_menu_name: 'Manual fire #1',
       company_id: company.id,
-      outgoing_webhook_id: 3,
+      outgoing_webhook_id: webhookId,
       buyer_conversion_id: 4,
       lead_id: 5,
-      call_id: 6,
+      call_id: null,
       webhook_log_ids: [],
+      // Its one URL is queued (docs/events.md); nothing has been attempted yet.
+      fire_status: 'queued',
+      url_count: 1,
+      delivered_count: 0,
+      failed_count: 0,
+      last_status_code: null,
+      last_error: null,
     });
+  });
+
+  it('refuses an outgoing webhook or a call that is not the company\'s', async () => {
+    const othersWebhook = await createWebhook(other);
+    expect422(await call(gateway, { method: 'POST', path: PATH, authorization: company.authorization, json: { outgoing_webhook_id: othersWebhook } }), {
+      outgoing_webhook_id: [`does not exist: ${othersWebhook}`],
+    });
+    const reply = await call(gateway, { method: 'POST', path: PATH, authorization: company.authorization, json: { call_id: 6 } });
+    expect(reply.status).toBe(422);
+    expect(Object.keys(reply.body.errors)).toEqual(['call_id']);
+    expect(await listOf(PATH, 'webhook_manual_fires')).toEqual([]);
+  });
+
+  it('with no outgoing webhook to fire, says so', async () => {
+    expect(await createFire()).toMatchObject({ fire_status: 'nothing_to_fire', url_count: 0 });
   });
 
   it('stores the created_at and updated_at it is given', async () => {
