@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { SqsEvents } from '../../shared/adapters/aws/sqs-events.js';
+import { SqsEvents, sqsBatches } from '../../shared/adapters/aws/sqs-events.js';
 import { TwilioCallControl } from '../../shared/adapters/aws/twilio-call-control.js';
 import { TwilioNumbers } from '../../shared/adapters/aws/twilio-numbers.js';
 
@@ -23,6 +23,14 @@ describe('SQS event queue adapter', () => {
       MessageAttributes: { kind: { DataType: 'String', StringValue: 'event' }, company_id: { DataType: 'Number', StringValue: '7' } },
     });
     sqs.restore();
+  });
+
+  it('keeps each batch under SQS\'s 256 KB, a big message going alone', () => {
+    const kb = (n: number) => 'x'.repeat(n * 1024);
+    expect(sqsBatches([kb(100), kb(100), kb(100), kb(1)])).toEqual([[0, 1], [2, 3]]);
+    expect(sqsBatches(Array.from({ length: 11 }, () => kb(1)))).toEqual([[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [10]]);
+    expect(sqsBatches([kb(250), kb(1)])).toEqual([[0], [1]]);
+    expect(sqsBatches([])).toEqual([]);
   });
 
   it('fails when SQS refuses an entry, so the outbox keeps the message for the sweeper', async () => {

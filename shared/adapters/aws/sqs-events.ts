@@ -1,12 +1,34 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { EventQueuePort, QueueMessage } from '../../ports/events.js';
 
-/** SQS takes at most ten messages per SendMessageBatch. */
+/** SQS takes at most ten messages per SendMessageBatch... */
 const BATCH = 10;
+/** ...and at most 256 KB in the whole batch (messages carry a call, up to ~100 KB): batches stay below this. */
+const BATCH_BYTES = 240 * 1024;
+
+/** Consecutive groups of at most BATCH messages and BATCH_BYTES of bodies (a bigger message goes alone). */
+export function sqsBatches(bodies: readonly string[]): number[][] {
+  const batches: number[][] = [];
+  let current: number[] = [];
+  let bytes = 0;
+  bodies.forEach((body, index) => {
+    const size = Buffer.byteLength(body, 'utf8');
+    if (current.length && (current.length === BATCH || bytes + size > BATCH_BYTES)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(index);
+    bytes += size;
+  });
+  if (current.length) batches.push(current);
+  return batches;
+}
 
 /**
- * The SQS queue the delivery function reads. Messages go in batches of ten; a batch entry SQS
- * refuses throws, so the caller keeps its outbox item and the outbox sweeper sends it again.
+ * The SQS queue the delivery function reads. Messages go in batches of at most ten and 240 KB; a
+ * batch entry SQS refuses throws, so the caller keeps its outbox item and the outbox sweeper sends
+ * it again.
  */
 export class SqsEvents implements EventQueuePort {
   constructor(
@@ -15,14 +37,15 @@ export class SqsEvents implements EventQueuePort {
   ) {}
 
   async send(messages: readonly QueueMessage[], delaySeconds = 0): Promise<void> {
-    for (let start = 0; start < messages.length; start += BATCH) {
-      const batch = messages.slice(start, start + BATCH);
+    const bodies = messages.map((message) => JSON.stringify(message));
+    for (const indexes of sqsBatches(bodies)) {
+      const batch = indexes.map((index) => messages[index]!);
       const result = await this.client.send(
         new SendMessageBatchCommand({
           QueueUrl: this.queueUrl,
           Entries: batch.map((message, index) => ({
             Id: String(index),
-            MessageBody: JSON.stringify(message),
+            MessageBody: bodies[indexes[index]!]!,
             ...(delaySeconds > 0 ? { DelaySeconds: Math.min(900, Math.round(delaySeconds)) } : {}),
             MessageAttributes: {
               kind: { DataType: 'String', StringValue: message.kind },
