@@ -12,6 +12,7 @@ const region = process.env.CDK_DEFAULT_REGION;
 // One stack per stage (cdk.json's `stage`, or `-c stage=...`), named after it.
 const { stage } = readSettings(app.node);
 new CallTrackingStack(app, stackName(stage), {
+  stage,
   env: account || region ? { account, region } : undefined,
   description: `Self-hosted call tracking service (${stage}): HTTP API, route-group functions, the single table, alarms and a dashboard.`,
 });

@@ -27,12 +27,11 @@ export const ROUTE_AUTHORIZATION_REASONS: Record<AuthKind, string> = {
 
 /** Why the findings the stack keeps are acknowledged, each at the narrowest construct. */
 export function acknowledgeNagFindings(stack: CallTrackingStack): void {
-  const { api, delivery, staleCallSweeper, events, scheduleDeadLetters, monitoring, table } = stack;
+  const { api, delivery, events, scheduleDeadLetters, monitoring, table } = stack;
   const apiFunctions: IFunction[] = [...Object.values(api.groupFunctions), api.fallbackFunction];
-  const allFunctions = [...apiFunctions, staleCallSweeper.function, delivery.function, delivery.sweeper];
   const tableArn = `<${Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>`;
 
-  for (const fn of allFunctions) {
+  for (const fn of Object.values(stack.functions)) {
     Validations.of(fn.role!).acknowledge(
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',

@@ -83,9 +83,12 @@ export function stackName(stage: string): string {
 const EMAIL = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/;
 const SECRET = /^(arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[\w/+=.@-]+|[\w/+=.@-]{1,512})$/;
 
-/** Reads and validates the settings of the node's app (call with the stack's node). */
-export function readSettings(node: Node): Settings {
-  const stage = text(node.tryGetContext('stage'), 'stage') ?? DEFAULT_STAGE;
+/**
+ * Reads and validates the settings from the node's context; `stage` when given (one App holding
+ * several stages' stacks), else the `stage` context key.
+ */
+export function readSettings(node: Node, stageName?: string): Settings {
+  const stage = stageName ?? text(node.tryGetContext('stage'), 'stage') ?? DEFAULT_STAGE;
   // Letters, digits and hyphens, as CloudFormation allows in a stack name.
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) throw new Error(`stage must be 1 to 20 lower-case letters, digits or hyphens starting with a letter, not "${stage}"`);
 

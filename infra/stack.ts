@@ -1,4 +1,5 @@
 import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ServiceApi } from './constructs/api.js';
@@ -9,6 +10,11 @@ import { StaleCallSweeper } from './constructs/stale-call-sweeper.js';
 import { ServiceTable } from './constructs/table.js';
 import { acknowledgeNagFindings } from './nag.js';
 import { readSettings, type Settings } from './settings.js';
+
+export interface CallTrackingStackProps extends StackProps {
+  /** The stage whose settings to use; default: the `stage` context key (else `prod`). */
+  stage?: string;
+}
 
 /**
  * The whole service: one table, one HTTP API, one function per route group, scheduled jobs, and
@@ -24,11 +30,13 @@ export class CallTrackingStack extends Stack {
   readonly staleCallSweeper: StaleCallSweeper;
   readonly delivery: EventDelivery;
   readonly monitoring: Monitoring;
+  /** Every function, by a short name (alarm ids, dashboard legends). */
+  readonly functions: Record<string, NodejsFunction>;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  constructor(scope: Construct, id: string, props: CallTrackingStackProps = {}) {
     super(scope, id, props);
     // Validated here: a bad setting fails synth, not the first request.
-    const settings = (this.settings = readSettings(this.node));
+    const settings = (this.settings = readSettings(this.node, props.stage));
     const { logRetention } = settings;
     Tags.of(this).add('service', 'call-tracking');
     Tags.of(this).add('stage', settings.stage);
@@ -74,15 +82,16 @@ export class CallTrackingStack extends Stack {
       scheduleDeadLetters: this.scheduleDeadLetters,
     });
 
+    this.functions = {
+      ...this.api.groupFunctions,
+      fallback: this.api.fallbackFunction,
+      staleCallSweeper: this.staleCallSweeper.function,
+      delivery: this.delivery.function,
+      outboxSweeper: this.delivery.sweeper,
+    };
     this.monitoring = new Monitoring(this, 'Monitoring', {
       alarmEmail: settings.alarmEmail,
-      functions: {
-        ...this.api.groupFunctions,
-        fallback: this.api.fallbackFunction,
-        staleCallSweeper: this.staleCallSweeper.function,
-        delivery: this.delivery.function,
-        outboxSweeper: this.delivery.sweeper,
-      },
+      functions: this.functions,
       api: this.api.httpApi,
       table: this.table,
       eventsQueue: this.events.queue,
