@@ -1,24 +1,44 @@
-import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Stack } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination, type ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
+import { type RouteDefinition, type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
+import { ACCESS_LOG_FIELDS } from './access-log.js';
 import { createServiceFunction } from './function-defaults.js';
+import { allowReadingSecret, allowSendingEmail } from './grants.js';
+import { LambdaProxyIntegration, allowApiToInvoke } from './lambda-proxy-integration.js';
 
 export interface ServiceApiProps {
   table: ITableV2;
-  /** Sender address for SES (a verified identity in the account). */
+  /** Sender address for SES (a verified identity in the account, or an address of a verified domain). */
   emailFrom: string;
   /**
    * The Twilio-compatible carrier of the number provider port. Unset values are left out of the
-   * environment, and the provider then refuses to start with a message naming the context keys.
+   * environment, and the provider then refuses to start with a message naming the settings.
+   * `authTokenSecret` is the Secrets Manager secret (name or ARN) the functions read the token
+   * from at run time: the token itself is never in the template or an environment.
    */
-  twilio?: { accountSid?: string; authToken?: string; apiBase?: string };
+  twilio?: { accountSid?: string; authTokenSecret?: string; apiBase?: string };
   /** The queue the events port publishes to. */
   eventsQueue: IQueue;
+  /** Retention of the functions' log groups and of the access logs. */
+  logRetention: logs.RetentionDays;
+  /** The default stage's throttling, for every route. */
+  throttle: Required<ThrottleSettings>;
+  /** Each public ping/post route's own, tighter throttling. */
+  partnerThrottle: Required<ThrottleSettings>;
+  /** Concurrency reserved for the voice webhooks' function; unset: none. */
+  voiceReservedConcurrency?: number;
+}
+
+/** The routes partners call without credentials: ping and post, every method (preflight too). */
+export function isPartnerRoute(route: RouteDefinition): boolean {
+  return /^\/api\/v1\/inbound_webhooks\/(ping|post)\//.test(route.path);
 }
 
 /** `subscriptions` → `Subscriptions`, for readable construct ids. */
@@ -28,28 +48,51 @@ const pascal = (name: string): string =>
 /**
  * The HTTP API, generated from the shared route table: one function per route group, one route
  * per route-table entry, and a `$default` route so unmatched requests get the service's own 404/405.
+ * Its `$default` stage throttles every route, the partner routes tighter, and writes access logs.
  */
 export class ServiceApi extends Construct {
   readonly httpApi: HttpApi;
+  readonly stage: HttpStage;
+  readonly accessLogs: logs.LogGroup;
   readonly groupFunctions: Record<RouteGroup, NodejsFunction>;
   readonly fallbackFunction: NodejsFunction;
+  /** Each route-table entry with its API Gateway route. */
+  readonly routes: { definition: RouteDefinition; route: HttpRoute }[] = [];
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
-    const { table } = props;
+    const { table, logRetention } = props;
 
     // The fallback only renders error envelopes: no table name, no table permissions.
     this.fallbackFunction = createServiceFunction(this, 'FallbackFunction', {
       entry: 'functions/fallback/handler.ts',
       description: 'Unmatched requests ($default route)',
+      logRetention,
     });
     this.httpApi = new HttpApi(this, 'HttpApi', {
+      // The stack's name (stage included), so each stage's API is told apart in the console.
+      apiName: Stack.of(this).stackName,
       description: 'Call tracking service API',
-      defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', this.fallbackFunction),
+      defaultIntegration: new LambdaProxyIntegration('FallbackIntegration', this.fallbackFunction),
+      // The stage below instead: HttpApi's own takes neither throttling nor access logs.
+      createDefaultStage: false,
+    });
+    allowApiToInvoke(this.fallbackFunction, this.httpApi);
+
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logRetention });
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: props.throttle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
     });
 
     const groups = Object.keys(routeGroups) as RouteGroup[];
-    const integrations = new Map<RouteGroup, HttpLambdaIntegration>();
+    const integrations = new Map<RouteGroup, LambdaProxyIntegration>();
     const functions: Partial<Record<RouteGroup, NodejsFunction>> = {};
     for (const group of groups) {
       const definition = routeGroups[group];
@@ -57,18 +100,25 @@ export class ServiceApi extends Construct {
         entry: `functions/${group}/handler.ts`,
         description: definition.description,
         tableName: table.tableName,
+        logRetention,
+        // The carrier's webhooks keep their capacity whatever the other routes do.
+        reservedConcurrency: group === 'voice' ? props.voiceReservedConcurrency : undefined,
       });
       const ports: readonly string[] = 'ports' in definition ? definition.ports : [];
       if (ports.includes('email')) {
         fn.addEnvironment('EMAIL_ADAPTER', 'ses');
         fn.addEnvironment('EMAIL_FROM', props.emailFrom);
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: ['*'] }));
+        allowSendingEmail(fn, props.emailFrom);
       }
       // The carrier's settings: for buying numbers, controlling calls, and checking its signatures.
       if (ports.includes('numbers') || ports.includes('telephony') || ports.includes('carrier')) {
         const twilio = props.twilio ?? {};
         if (twilio.accountSid) fn.addEnvironment('TWILIO_ACCOUNT_SID', twilio.accountSid);
-        if (twilio.authToken) fn.addEnvironment('TWILIO_AUTH_TOKEN', twilio.authToken);
+        if (twilio.authTokenSecret) {
+          // The function reads (and caches) the token at run time, so a rotation needs no deploy.
+          fn.addEnvironment('TWILIO_AUTH_TOKEN_SECRET', twilio.authTokenSecret);
+          allowReadingSecret(fn, twilio.authTokenSecret);
+        }
         if (twilio.apiBase) fn.addEnvironment('TWILIO_API_BASE', twilio.apiBase);
       }
       if (ports.includes('numbers')) {
@@ -89,25 +139,35 @@ export class ServiceApi extends Construct {
           resources: [table.tableArn, `${table.tableArn}/index/*`],
         }),
       );
+      allowApiToInvoke(fn, this.httpApi);
       functions[group] = fn;
-      integrations.set(group, new HttpLambdaIntegration(`${pascal(group)}Integration`, fn));
+      integrations.set(group, new LambdaProxyIntegration(`${pascal(group)}Integration`, fn));
     }
     this.groupFunctions = functions as Record<RouteGroup, NodejsFunction>;
 
+    const partnerRouteSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     for (const route of routes) {
       const key = HttpRouteKey.with(route.path, HttpMethod[route.method]);
       // The local gateway matches on routeKey(); fail synth if API Gateway's key ever differs.
       if (key.key !== routeKey(route)) throw new Error(`Route key mismatch: ${key.key} vs ${routeKey(route)}`);
-      new HttpRoute(this, routeKey(route), {
+      const httpRoute = new HttpRoute(this, routeKey(route), {
         httpApi: this.httpApi,
         routeKey: key,
         integration: integrations.get(route.group)!,
       });
+      this.routes.push({ definition: route, route: httpRoute });
+      if (isPartnerRoute(route)) {
+        partnerRouteSettings[key.key] = { ThrottlingRateLimit: props.partnerThrottle.rateLimit, ThrottlingBurstLimit: props.partnerThrottle.burstLimit };
+        // A stage may only name routes that exist: create them first.
+        this.stage.node.addDependency(httpRoute);
+      }
     }
+    // Route-level throttling has no L2 property (JSON keyed by route key, CloudFormation's casing).
+    (this.stage.node.defaultChild as CfnStage).routeSettings = partnerRouteSettings;
   }
 
   /** The default stage's invoke URL. */
   get url(): string {
-    return this.httpApi.url ?? this.httpApi.apiEndpoint;
+    return this.stage.url;
   }
 }

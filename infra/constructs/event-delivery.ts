@@ -5,9 +5,12 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EventsQueue } from './events-queue.js';
 import { createServiceFunction } from './function-defaults.js';
+import { allowSendingEmail } from './grants.js';
 
 /** What delivering does to the table: read subscriptions, webhooks and calls; claim, log, note on records. */
 export const DELIVERY_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
@@ -23,6 +26,9 @@ export interface EventDeliveryProps {
   emailFrom: string;
   /** The environment the delivery reads: WEBHOOK_ALLOWED_CIDRS, WEBHOOK_RETRY_SCHEDULE, WEBHOOK_DISABLE_AFTER. */
   settings: Record<string, string>;
+  logRetention: RetentionDays;
+  /** Where the outbox sweeper's failed scheduled runs go (EventBridge's and Lambda's). */
+  scheduleDeadLetters: IQueue;
 }
 
 /**
@@ -42,12 +48,13 @@ export class EventDelivery extends Construct {
       description: 'Delivers events to subscriptions and outgoing webhooks, signed, with retries',
       tableName: props.table.tableName,
       timeout: DELIVERY_TIMEOUT,
+      logRetention: props.logRetention,
     });
     for (const [name, value] of Object.entries({ ...props.settings, EVENTS_ADAPTER: 'sqs', EVENTS_QUEUE_URL: props.events.queue.queueUrl, EMAIL_ADAPTER: 'ses', EMAIL_FROM: props.emailFrom })) {
       this.function.addEnvironment(name, value);
     }
     this.function.addToRolePolicy(new iam.PolicyStatement({ actions: [...DELIVERY_TABLE_ACTIONS], resources: tableResources }));
-    this.function.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: ['*'] }));
+    allowSendingEmail(this.function, props.emailFrom);
     // Consume (receive, delete, change visibility) and send (an event's fan-out).
     props.events.queue.grantConsumeMessages(this.function);
     props.events.queue.grantSendMessages(this.function);
@@ -58,6 +65,8 @@ export class EventDelivery extends Construct {
       description: 'Sends outbox items whose writer did not (a crash between commit and publish)',
       tableName: props.table.tableName,
       timeout: Duration.seconds(50),
+      logRetention: props.logRetention,
+      deadLetterQueue: props.scheduleDeadLetters,
     });
     this.sweeper.addEnvironment('EVENTS_ADAPTER', 'sqs');
     this.sweeper.addEnvironment('EVENTS_QUEUE_URL', props.events.queue.queueUrl);
@@ -66,7 +75,7 @@ export class EventDelivery extends Construct {
     this.sweeperRule = new events.Rule(this, 'Schedule', {
       description: 'Runs the outbox sweeper',
       schedule: events.Schedule.rate(Duration.minutes(1)),
-      targets: [new targets.LambdaFunction(this.sweeper, { retryAttempts: 2 })],
+      targets: [new targets.LambdaFunction(this.sweeper, { retryAttempts: 2, deadLetterQueue: props.scheduleDeadLetters })],
     });
   }
 }

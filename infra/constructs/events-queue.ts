@@ -21,6 +21,12 @@ export class EventsQueue extends Construct {
   readonly queue: sqs.Queue;
   readonly deadLetters: sqs.Queue;
   readonly deadLetterAlarm: cloudwatch.Alarm;
+  /**
+   * The oldest-message age (ApproximateAgeOfOldestMessage) normal retries reach. SQS leaves a
+   * message received three times or more out of that metric, so only the first two delays of
+   * the schedule count, plus ten minutes for a batch in progress and the metric's lag.
+   */
+  readonly normalOldestMessageAge: Duration;
 
   constructor(scope: Construct, id: string, props: EventsQueueProps) {
     super(scope, id);
@@ -38,13 +44,25 @@ export class EventsQueue extends Construct {
       enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: maxAttempts(props.policy) },
     });
-    this.deadLetterAlarm = new cloudwatch.Alarm(this, 'DeadLettersAlarm', {
-      alarmDescription: 'Events gave up on after every attempt are waiting in the dead-letter queue (redrive: docs/events.md)',
-      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    this.deadLetterAlarm = deadLetterDepthAlarm(
+      this,
+      'DeadLettersAlarm',
+      this.deadLetters,
+      'Events gave up on after every attempt are waiting in the dead-letter queue (redrive: docs/events.md)',
+    );
+    const [first = 0, second = 0] = props.policy.delays;
+    this.normalOldestMessageAge = Duration.seconds(first + second + 10 * 60);
   }
+}
+
+/** An alarm while the dead-letter queue holds anything. */
+export function deadLetterDepthAlarm(scope: Construct, id: string, queue: sqs.IQueue, description: string): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription: description,
+    metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
 }

@@ -2,10 +2,18 @@ import { Duration } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { METRICS_NAMESPACE } from '../../shared/observability/metric-names.js';
 import { lambdaBundling, lambdaNodeOptions } from './bundling-options.js';
+
+/**
+ * Powertools' service name on every function: the `service` dimension of the business metrics
+ * (EMF) the dashboard and alarms read, and the service field of traces and logs.
+ */
+export const METRICS_SERVICE = 'call-tracking';
 
 /** The repository root, where package.json, package-lock.json and tsconfig.json live. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,27 +26,39 @@ export interface ServiceFunctionProps {
   tableName?: string;
   /** Longer than the 10 s default only for scheduled jobs that walk many items. */
   timeout?: Duration;
+  /** How long the function's log group keeps its logs (the `logRetentionDays` setting). */
+  logRetention: logs.RetentionDays;
+  /** Concurrency kept for this function alone (and its ceiling); unset: the account's shared pool. */
+  reservedConcurrency?: number;
+  /** Scheduled (asynchronously invoked) functions: where an invocation goes after Lambda's retries fail. */
+  deadLetterQueue?: IQueue;
 }
 
 /** Creates a NodejsFunction with the service-wide defaults, so every function is built the same way. */
 export function createServiceFunction(scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction {
   // An explicit log group (rather than the deprecated logRetention) needs no custom resource.
-  const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
+  const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: props.logRetention });
 
   return new NodejsFunction(scope, id, {
     entry: path.join(repoRoot, props.entry),
     handler: 'handler',
     description: props.description,
-    runtime: lambda.Runtime.NODEJS_22_X,
+    // The newest Node.js Lambda offers; bundling-options.ts targets the same version.
+    runtime: lambda.Runtime.NODEJS_24_X,
     architecture: lambda.Architecture.ARM_64,
     memorySize: 512,
     timeout: props.timeout ?? Duration.seconds(10),
     logGroup,
+    tracing: lambda.Tracing.ACTIVE,
+    reservedConcurrentExecutions: props.reservedConcurrency,
+    deadLetterQueue: props.deadLetterQueue,
     projectRoot: repoRoot,
     depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
     environment: {
       ...(props.tableName ? { TABLE_NAME: props.tableName } : {}),
       NODE_OPTIONS: lambdaNodeOptions,
+      POWERTOOLS_SERVICE_NAME: METRICS_SERVICE,
+      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
     },
     bundling: {
       // The project's own esbuild: no Docker needed to synth or deploy.

@@ -4,6 +4,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { SWEEP_INTERVAL_MINUTES } from '../../shared/calls/stale-calls.js';
@@ -22,6 +23,9 @@ export interface StaleCallSweeperProps {
   table: ITableV2;
   /** Where `call_ended` goes, as from the voice webhooks. */
   eventsQueue: IQueue;
+  logRetention: RetentionDays;
+  /** Where failed scheduled runs go (EventBridge's and Lambda's), for the alarm on its depth. */
+  scheduleDeadLetters: IQueue;
 }
 
 /**
@@ -41,6 +45,8 @@ export class StaleCallSweeper extends Construct {
       tableName: props.table.tableName,
       // A run visits every company; whatever is left when time runs out waits for the next run.
       timeout: Duration.minutes(2),
+      logRetention: props.logRetention,
+      deadLetterQueue: props.scheduleDeadLetters,
     });
     this.function.addEnvironment('EVENTS_ADAPTER', 'sqs');
     this.function.addEnvironment('EVENTS_QUEUE_URL', props.eventsQueue.queueUrl);
@@ -51,7 +57,7 @@ export class StaleCallSweeper extends Construct {
     this.rule = new events.Rule(this, 'Schedule', {
       description: 'Runs the stale-call sweeper',
       schedule: events.Schedule.rate(Duration.minutes(SWEEP_INTERVAL_MINUTES)),
-      targets: [new targets.LambdaFunction(this.function, { retryAttempts: 2 })],
+      targets: [new targets.LambdaFunction(this.function, { retryAttempts: 2, deadLetterQueue: props.scheduleDeadLetters })],
     });
   }
 }

@@ -24,8 +24,10 @@ export class ServiceTable extends dynamodb.TableV2 {
         sortKey: stringKey(index.sortKey),
         projectionType: dynamodb.ProjectionType.ALL,
       })),
-      // Customer data: never delete the table with the stack.
+      // Customer data: never delete the table with the stack, nor by hand without first
+      // turning deletion protection off.
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
     });
   }
 }

@@ -1,7 +1,8 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { lambdaBundling } from '../../infra/constructs/bundling-options.js';
 import { CallTrackingStack } from '../../infra/stack.js';
 import { SWEEPER_TABLE_ACTIONS } from '../../infra/constructs/stale-call-sweeper.js';
 import { DELIVERY_TABLE_ACTIONS, OUTBOX_SWEEPER_TABLE_ACTIONS } from '../../infra/constructs/event-delivery.js';
@@ -143,10 +144,15 @@ describe('table', () => {
 describe('functions', () => {
   const functions = resourcesOfType('AWS::Lambda::Function');
 
-  it('has one function per route group plus the fallback, the stale-call sweeper, the delivery function and the outbox sweeper, all Node 22 on arm64', () => {
+  it('has one function per route group plus the fallback, the stale-call sweeper, the delivery function and the outbox sweeper, all on the newest Node.js Lambda offers (the bundles\' esbuild target), arm64', () => {
     expect(Object.keys(functions)).toHaveLength(groups.length + 4);
+    const newestNode = Runtime.ALL.map((runtime) => /^nodejs(\d+)\.x$/.exec(runtime.name)?.[1])
+      .filter((major): major is string => major !== undefined)
+      .map(Number)
+      .sort((a, b) => b - a)[0];
+    expect(lambdaBundling.target).toBe(`node${newestNode}`);
     for (const fn of Object.values(functions)) {
-      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Runtime).toBe(`nodejs${newestNode}.x`);
       expect(fn.Properties.Architectures).toEqual(['arm64']);
     }
   });
@@ -202,7 +208,7 @@ describe('functions', () => {
     expect(variables.TWILIO_AUTH_TOKEN).toBeUndefined();
   });
 
-  it('gives the numbers function the carrier account from context, the auth token as a Secrets Manager reference', () => {
+  it('gives the carrier functions the account from context and the auth token\'s secret name, never the token', () => {
     const configured = new App({
       context: {
         'aws:cdk:bundling-stacks': [],
@@ -220,18 +226,21 @@ describe('functions', () => {
     expect(variablesOf('numbers')).toMatchObject({
       NUMBER_PROVIDER: 'twilio',
       TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000000',
-      TWILIO_AUTH_TOKEN: '{{resolve:secretsmanager:call-tracking/twilio-auth-token:SecretString:::}}',
+      TWILIO_AUTH_TOKEN_SECRET: 'call-tracking/twilio-auth-token',
       TWILIO_API_BASE: 'https://carrier.example.test',
     });
     const carrierPorts = ['numbers', 'telephony', 'carrier'];
     for (const group of groups) {
       const declared: readonly string[] = 'ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : [];
+      expect(variablesOf(group).TWILIO_AUTH_TOKEN, group).toBeUndefined();
       if (declared.some((port) => carrierPorts.includes(port))) {
-        expect(variablesOf(group).TWILIO_AUTH_TOKEN, group).toBe('{{resolve:secretsmanager:call-tracking/twilio-auth-token:SecretString:::}}');
+        expect(variablesOf(group).TWILIO_AUTH_TOKEN_SECRET, group).toBe('call-tracking/twilio-auth-token');
       } else {
-        expect(variablesOf(group).TWILIO_AUTH_TOKEN, group).toBeUndefined();
+        expect(variablesOf(group).TWILIO_AUTH_TOKEN_SECRET, group).toBeUndefined();
       }
     }
+    // Nowhere in the template: no dynamic reference resolved into an environment at deploy time.
+    expect(JSON.stringify(Template.fromStack(configuredStack).toJSON())).not.toContain('resolve:secretsmanager');
   });
 
   it.each(groups)('wires the events port of %s to the queue only when the group declares it', (group) => {

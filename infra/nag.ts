@@ -1,0 +1,84 @@
+import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import type { AuthKind } from '../shared/http/routes.js';
+import type { CallTrackingStack } from './stack.js';
+
+/** cdk-nag's rule packs this project holds itself to (docs/operations.md, "cdk-nag"). */
+export function nagPacks(scope?: IConstruct): NagPack[] {
+  return [new AwsSolutionsChecks(scope, { verbose: true }), new ServerlessChecks(scope, { verbose: true })];
+}
+
+/** Runs the packs at every synth of the app: any finding not acknowledged stops the synth. */
+export function applyNagChecks(app: IConstruct): void {
+  Validations.of(app).addPlugins(...nagPacks(app));
+}
+
+/** Why a route has no API Gateway authorizer (AwsSolutions-APIG4), by how the route is authorised. */
+export const ROUTE_AUTHORIZATION_REASONS: Record<AuthKind, string> = {
+  basic: 'Authorised in the function: HTTP Basic API keys or a per-user auth_token, checked against the table (API Gateway has no authorizer for this scheme)',
+  lead_token: 'Authorised in the function by the lead token the request carries',
+  secure_token: 'Authorised in the function by the secure token in the path (a per-call capability URL)',
+  ping: "Public by design: a partner's ping or post, found by the inbound webhook's vanity name; throttled per route",
+  carrier: "Public by design: the voice carrier's webhooks, authenticated in the function by the carrier's request signature",
+  none: 'Public by design: CORS preflight of the partner routes',
+};
+
+/** Why the findings the stack keeps are acknowledged, each at the narrowest construct. */
+export function acknowledgeNagFindings(stack: CallTrackingStack): void {
+  const { api, delivery, events, scheduleDeadLetters, monitoring, table } = stack;
+  const apiFunctions: IFunction[] = [...Object.values(api.groupFunctions), api.fallbackFunction];
+  const tableArn = `<${Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>`;
+
+  for (const fn of Object.values(stack.functions)) {
+    Validations.of(fn.role!).acknowledge(
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: "AWS's standard Lambda logging policy (create log streams, put log events); the function's log group is its own",
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) has no resource-level permissions; test/infra checks no other action has a wildcard resource',
+      },
+    );
+    // Every function but the fallback reads the table through its indexes too.
+    if (fn !== api.fallbackFunction) {
+      Validations.of(fn.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`,
+        reason: "The table's GSIs (Query on an index needs the index's ARN); the actions are the function's declared ones",
+      });
+    }
+  }
+  for (const fn of apiFunctions) {
+    Validations.of(fn).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason: 'Invoked synchronously by API Gateway: a failure is the caller\'s 5xx (and the errors alarm); a DLQ only takes asynchronous invocations',
+    });
+  }
+  Validations.of(delivery.function).acknowledge({
+    id: 'Serverless-LambdaDLQ',
+    reason: "Invoked by its SQS event source: failed messages go to the events queue's dead-letter queue through its redrive policy",
+  });
+  Validations.of(delivery.function).acknowledge({
+    id: 'Serverless-LambdaEventSourceMappingDestination',
+    reason: "SQS event sources take no on-failure destination; the events queue's redrive policy moves a message to its dead-letter queue after the last attempt",
+  });
+
+  for (const { definition, route } of api.routes) Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason: ROUTE_AUTHORIZATION_REASONS[definition.auth] });
+  const defaultRoute = api.httpApi.node.findChild('DefaultRoute');
+  Validations.of(defaultRoute).acknowledge({ id: 'AwsSolutions-APIG4', reason: 'Unmatched requests: the fallback function answers 404/405 and reads no data' });
+
+  for (const queue of [events.deadLetters, scheduleDeadLetters]) {
+    Validations.of(queue).acknowledge({
+      id: 'Serverless-SQSRedrivePolicy',
+      reason: 'A dead-letter queue: the end of the line, kept 14 days and alarmed on while it holds anything',
+    });
+  }
+  if (monitoring.emailSubscription) {
+    Validations.of(monitoring.emailSubscription).acknowledge({
+      id: 'Serverless-SNSRedrivePolicy',
+      reason: 'Alarm e-mails: SNS retries deliveries, the alarm stays in ALARM on the dashboard, and a queue of lost alarm e-mails would have no one to tell',
+    });
+  }
+}

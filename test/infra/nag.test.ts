@@ -1,0 +1,61 @@
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { applyNagChecks, nagPacks } from '../../infra/nag.js';
+import { stackName } from '../../infra/settings.js';
+import { CallTrackingStack } from '../../infra/stack.js';
+
+/** The stack as app.ts makes it: the packs registered on the app, run by synth. */
+function checkedApp(context: Record<string, unknown>): { app: App; stack: CallTrackingStack } {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const stack = new CallTrackingStack(app, stackName('prod'), { stage: 'prod' });
+  applyNagChecks(app);
+  return { app, stack };
+}
+
+/** Every acknowledgment in the tree: where, which rule, why. */
+function acknowledgments(root: IConstruct): { path: string; id: string; reason: string }[] {
+  return root.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({ path: construct.node.path, id: id.replace(/^annotation::/i, ''), reason }))),
+  );
+}
+
+describe('cdk-nag', () => {
+  it.each([
+    ['default settings', {}],
+    ['every optional resource and grant', { alarmEmail: 'ops@example.com', twilioAccountSid: 'AC1', twilioAuthTokenSecret: 'call-tracking/twilio-auth-token', emailFrom: 'calls@example.org' }],
+  ])('finds no unacknowledged error or warning of AwsSolutions or Serverless (%s)', (_name, context) => {
+    const { app, stack } = checkedApp(context);
+    // The plugins app.ts registers: a finding fails synth with a report.
+    expect(() => app.synth()).not.toThrow();
+    for (const pack of nagPacks()) {
+      const report = pack.validateScope(stack);
+      expect(report.violations.map((violation) => `${violation.severity} ${violation.ruleName}: ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`)).toEqual([]);
+    }
+  });
+
+  it('stops the synth on a finding', () => {
+    const { app, stack } = checkedApp({});
+    // A queue without TLS enforcement and without a dead-letter queue.
+    new sqs.Queue(stack, 'Unchecked', { encryption: sqs.QueueEncryption.SQS_MANAGED });
+    expect(() => app.synth()).toThrow(/AwsSolutions-SQS4|Serverless-SQSRedrivePolicy|[Vv]alidation/);
+  });
+
+  it('acknowledges each kept finding with a reason, on the resource (never the whole stack or app)', () => {
+    const { app, stack } = checkedApp({ alarmEmail: 'ops@example.com' });
+    const found = acknowledgments(app);
+    expect(found.length).toBeGreaterThan(100);
+    for (const { path, id, reason } of found) {
+      expect(id).toMatch(/^(AwsSolutions|Serverless)-[A-Za-z0-9]+(\[.+\])?$/);
+      expect(reason.length, `${path} ${id}`).toBeGreaterThan(30);
+      expect([app.node.path, stack.node.path]).not.toContain(path);
+    }
+    // The table's indexes are the only wildcard resource acknowledged besides X-Ray's.
+    const wildcards = new Set(found.filter(({ id }) => id.startsWith('AwsSolutions-IAM5')).map(({ id }) => id.replace(/<\w+\.Arn>/, '<Table.Arn>')));
+    expect(wildcards).toEqual(new Set(['AwsSolutions-IAM5[Resource::*]', 'AwsSolutions-IAM5[Resource::<Table.Arn>/index/*]']));
+    expect(Stack.of(stack).stackName).toBe('CallTrackingService-prod');
+  });
+});

@@ -1,0 +1,86 @@
+import { App } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { stackName } from '../../infra/settings.js';
+import { CallTrackingStack } from '../../infra/stack.js';
+import { type CfnResource, inspect } from './support.js';
+
+/**
+ * Properties that name a resource uniquely in an account (and region): two stages' stacks must
+ * leave them to CloudFormation or make them differ.
+ */
+const PHYSICAL_NAMES: Record<string, string> = {
+  'AWS::DynamoDB::GlobalTable': 'TableName',
+  'AWS::DynamoDB::Table': 'TableName',
+  'AWS::SQS::Queue': 'QueueName',
+  'AWS::SNS::Topic': 'TopicName',
+  'AWS::Lambda::Function': 'FunctionName',
+  'AWS::Logs::LogGroup': 'LogGroupName',
+  'AWS::CloudWatch::Alarm': 'AlarmName',
+  'AWS::CloudWatch::Dashboard': 'DashboardName',
+  'AWS::IAM::Role': 'RoleName',
+  'AWS::IAM::ManagedPolicy': 'ManagedPolicyName',
+  'AWS::Events::Rule': 'Name',
+  'AWS::SecretsManager::Secret': 'Name',
+};
+
+/** `*Name` properties that are references or labels, not an account-wide name. */
+const NOT_PHYSICAL_NAMES = new Set([
+  'AWS::CloudWatch::Alarm MetricName',
+  'AWS::IAM::Policy PolicyName',
+  'AWS::Lambda::Permission FunctionName',
+  'AWS::Lambda::EventSourceMapping FunctionName',
+  'AWS::ApiGatewayV2::Api Name',
+  'AWS::ApiGatewayV2::Stage StageName',
+  'AWS::SNS::Topic DisplayName',
+]);
+
+const app = new App({
+  context: {
+    'aws:cdk:bundling-stacks': [],
+    stages: { prod: { alarmEmail: 'prod-ops@example.com' }, staging: { alarmEmail: 'staging-ops@example.com', voiceReservedConcurrency: 'none' } },
+  },
+});
+// Both stacks first: the first template synthesizes the whole app.
+const stacks = ['prod', 'staging'].map((stage) => new CallTrackingStack(app, stackName(stage), { stage }));
+const stages = stacks.map((stack) => inspect(app, stack));
+
+function physicalNames(resources: Record<string, CfnResource>): string[] {
+  return Object.values(resources).flatMap((resource) => {
+    const property = PHYSICAL_NAMES[resource.Type];
+    const value = property ? resource.Properties[property] : undefined;
+    return value === undefined ? [] : [`${resource.Type} ${JSON.stringify(value)}`];
+  });
+}
+
+describe('two stages in one account and region', () => {
+  it('are two stacks with distinct names, each with its own stage\'s settings', () => {
+    expect(stages.map(({ stack }) => stack.stackName)).toEqual(['CallTrackingService-prod', 'CallTrackingService-staging']);
+    expect(stages.map(({ stack }) => stack.settings.alarmEmail)).toEqual(['prod-ops@example.com', 'staging-ops@example.com']);
+    expect(stages.map(({ stack }) => stack.settings.voiceReservedConcurrency)).toEqual([20, undefined]);
+    expect(app.synth().stacks.map((stack) => stack.stackName).sort()).toEqual(['CallTrackingService-prod', 'CallTrackingService-staging']);
+  });
+
+  it('share no physical name', () => {
+    const [prod, staging] = stages.map(({ template }) => physicalNames(template.toJSON().Resources as Record<string, CfnResource>));
+    expect(prod!.length).toBeGreaterThan(0);
+    expect(prod!.filter((name) => staging!.includes(name))).toEqual([]);
+  });
+
+  it('name nothing else: every *Name property is a known physical name or a reference', () => {
+    for (const { template } of stages) {
+      for (const resource of Object.values(template.toJSON().Resources as Record<string, CfnResource>)) {
+        for (const key of Object.keys(resource.Properties ?? {}).filter((key) => key.endsWith('Name'))) {
+          const known = PHYSICAL_NAMES[resource.Type] === key || NOT_PHYSICAL_NAMES.has(`${resource.Type} ${key}`);
+          expect(known, `${resource.Type} ${key}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('tag every resource with its stage', () => {
+    for (const [index, stage] of ['prod', 'staging'].entries()) {
+      const roles = Object.values(stages[index]!.resourcesOfType('AWS::IAM::Role'));
+      for (const role of roles) expect(role.Properties.Tags).toContainEqual({ Key: 'stage', Value: stage });
+    }
+  });
+});
