@@ -51,7 +51,7 @@ export function createNumberProvider(env: NodeJS.ProcessEnv = process.env): Numb
     const accountSid = env.TWILIO_ACCOUNT_SID;
     const authToken = env.TWILIO_AUTH_TOKEN;
     if (!accountSid || !authToken) {
-      throw new Error('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set for the Twilio number provider (cdk deploy -c twilioAccountSid=... -c twilioAuthTokenSecret=...)');
+      throw new Error('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set for the Twilio number provider (the stage's twilioAccountSid and twilioAuthTokenSecret settings in cdk.json, docs/operations.md)');
     }
     return new TwilioNumbers({ accountSid, authToken, baseUrl: env.TWILIO_API_BASE, voiceWebhookBase: env.VOICE_WEBHOOK_BASE });
   }
