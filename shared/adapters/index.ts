@@ -3,6 +3,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { EventQueuePort } from '../ports/events.js';
 import { maxAttempts, retryPolicyFromEnv } from '../events/retry-schedule.js';
 import type { TelephonyPort } from '../ports/telephony.js';
+import { traced } from '../observability/tracer.js';
 import { SqsEvents } from './aws/sqs-events.js';
 import { TwilioCallControl } from './aws/twilio-call-control.js';
 import { CallControlRecorder } from './local/call-control-recorder.js';
@@ -26,7 +27,7 @@ function createEmailPort(): EmailPort {
   if (emailAdapter === 'ses') {
     const from = process.env.EMAIL_FROM;
     if (!from) throw new Error('EMAIL_FROM must be set for the SES e-mail adapter');
-    return new SesEmail(new SESv2Client({}), from);
+    return new SesEmail(traced(new SESv2Client({})), from);
   }
   throw new Error(`Unknown EMAIL_ADAPTER ${emailAdapter}`);
 }
@@ -82,7 +83,7 @@ export function createEventQueue(env: NodeJS.ProcessEnv = process.env): EventQue
   }
   if (adapter === 'sqs') {
     if (!env.EVENTS_QUEUE_URL) throw new Error('EVENTS_QUEUE_URL must be set for the SQS events adapter');
-    return new SqsEvents(new SQSClient({}), env.EVENTS_QUEUE_URL);
+    return new SqsEvents(traced(new SQSClient({})), env.EVENTS_QUEUE_URL);
   }
   throw new Error(`Unknown EVENTS_ADAPTER ${adapter}`);
 }

@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { requestLogFields } from '../../shared/http/middleware/request-log.js';
 import { logLevelFromEnv } from '../../shared/logger.js';
 import { METRIC } from '../../shared/observability/metric-names.js';
@@ -120,5 +120,33 @@ describe('the functions\' observability middleware', () => {
     } finally {
       setMetricsRecorder();
     }
+  });
+});
+
+describe('tracing of the AWS SDK clients', () => {
+  const xrayMiddleware = (client: { middlewareStack: { identify(): string[] } }) => client.middlewareStack.identify().filter((name) => name.startsWith('XRaySDKInstrumentation'));
+
+  it('leaves clients untouched outside Lambda, so tests and npm start never look for an X-Ray daemon', async () => {
+    const { traced } = await import('../../shared/observability/tracer.js');
+    const { SQSClient } = await import('@aws-sdk/client-sqs');
+    expect(xrayMiddleware(traced(new SQSClient({ region: 'us-east-1' })))).toEqual([]);
+  });
+
+  it('records each command of a client inside Lambda, unless POWERTOOLS_TRACE_ENABLED=false', async () => {
+    const lambda = { AWS_LAMBDA_FUNCTION_NAME: 'calls', AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x' };
+    const tracedIn = async (env: Record<string, string>) => {
+      vi.resetModules();
+      for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+      try {
+        const { traced } = await import('../../shared/observability/tracer.js');
+        const { SQSClient } = await import('@aws-sdk/client-sqs');
+        return xrayMiddleware(traced(new SQSClient({ region: 'us-east-1' })));
+      } finally {
+        vi.unstubAllEnvs();
+        vi.resetModules();
+      }
+    };
+    expect(await tracedIn(lambda)).toHaveLength(1);
+    expect(await tracedIn({ ...lambda, POWERTOOLS_TRACE_ENABLED: 'false' })).toEqual([]);
   });
 });
