@@ -83,7 +83,7 @@ describe('the request log line', () => {
     expect(result.statusCode).toBe(500);
     const lines = logs.lines();
     const failure = lines.find((line) => line.message === 'request failed');
-    expect(failure).toMatchObject({ level: 'ERROR', routeKey: 'GET /api/v1/subscriptions', function_request_id: 'req-log-500' });
+    expect(failure).toMatchObject({ level: 'ERROR', route: 'GET /api/v1/subscriptions', function_request_id: 'req-log-500' });
     expect(failure!.error).toMatchObject({ name: 'Error', message: 'the table is on fire', stack: expect.stringContaining('request-log.test.ts') });
     expect(requestLines()).toEqual([expect.objectContaining({ route: 'GET /api/v1/subscriptions', status: 500, company_id: company.id, function_request_id: 'req-log-500' })]);
     expect(lines.indexOf(failure!)).toBeLessThan(lines.findIndex((line) => line.message === 'request'));
