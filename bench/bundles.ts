@@ -48,15 +48,16 @@ interface FunctionUnderTest {
   environment: Record<string, string>;
 }
 
-/** Mirrors infra/constructs/api.ts: TABLE_NAME for route groups, and each port's settings. */
+/** Mirrors infra/constructs/api.ts: TABLE_NAME and Powertools' settings for route groups, and each port's settings. */
 function functionEnvironment(group: RouteGroup | 'fallback'): Record<string, string> {
   if (group === 'fallback') return {};
   const definition = routeGroups[group];
   const ports: readonly string[] = 'ports' in definition ? definition.ports : [];
-  const env: Record<string, string> = { TABLE_NAME: 'call-tracking-bench' };
+  const env: Record<string, string> = { TABLE_NAME: 'call-tracking-bench', POWERTOOLS_SERVICE_NAME: 'call-tracking', POWERTOOLS_METRICS_NAMESPACE: 'CallTracking' };
   if (ports.includes('email')) Object.assign(env, { EMAIL_ADAPTER: 'ses', EMAIL_FROM: 'bench@example.invalid' });
   if (ports.includes('numbers') || ports.includes('telephony') || ports.includes('carrier')) {
-    Object.assign(env, { TWILIO_ACCOUNT_SID: 'ACbench', TWILIO_AUTH_TOKEN: 'bench' });
+    // The token itself is read from Secrets Manager on first use, never at init.
+    Object.assign(env, { TWILIO_ACCOUNT_SID: 'ACbench', TWILIO_AUTH_TOKEN_SECRET: 'call-tracking/twilio-auth-token' });
   }
   if (ports.includes('numbers')) Object.assign(env, { NUMBER_PROVIDER: 'twilio', VOICE_WEBHOOK_BASE: 'https://bench.invalid/api/v1/voice/twilio' });
   if (ports.includes('telephony')) env.TELEPHONY_ADAPTER = 'twilio';

@@ -1,4 +1,5 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { METRIC } from '../../shared/observability/metric-names.js';
 import { groupOperations } from '../../shared/resources/engine.js';
 import { resourcesOfGroup } from '../../shared/resources/registry.js';
 import { corsPreflight, inboundOperation } from '../../shared/routing/inbound.js';
@@ -9,8 +10,8 @@ import { post } from './post.js';
 /** Inbound webhooks: configuration, the partner-facing ping and post, and their logs. */
 export const handler = createRouteGroupHandler('inbound', {
   ...groupOperations(resourcesOfGroup('inbound')),
-  'inbound_webhooks.ping': inboundOperation(ping),
-  'inbound_webhooks.post': inboundOperation(post),
+  'inbound_webhooks.ping': inboundOperation(ping, METRIC.pings),
+  'inbound_webhooks.post': inboundOperation(post, METRIC.posts),
   'inbound_webhooks.preflight': corsPreflight,
   'inbound_webhook_logs.list': listLogs,
 });

@@ -3,6 +3,8 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { EventQueuePort } from '../ports/events.js';
 import { maxAttempts, retryPolicyFromEnv } from '../events/retry-schedule.js';
 import type { TelephonyPort } from '../ports/telephony.js';
+import { traced } from '../observability/tracer.js';
+import { carrierTokenConfigured, carrierTokenSource } from './carrier-secret.js';
 import { SqsEvents } from './aws/sqs-events.js';
 import { TwilioCallControl } from './aws/twilio-call-control.js';
 import { CallControlRecorder } from './local/call-control-recorder.js';
@@ -26,7 +28,7 @@ function createEmailPort(): EmailPort {
   if (emailAdapter === 'ses') {
     const from = process.env.EMAIL_FROM;
     if (!from) throw new Error('EMAIL_FROM must be set for the SES e-mail adapter');
-    return new SesEmail(new SESv2Client({}), from);
+    return new SesEmail(traced(new SESv2Client({})), from);
   }
   throw new Error(`Unknown EMAIL_ADAPTER ${emailAdapter}`);
 }
@@ -39,21 +41,24 @@ export function emailPort(): EmailPort {
   return email;
 }
 
+/** What a Twilio adapter needs, as its refusal to start names it. */
+const CARRIER_SETTINGS = 'TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN_SECRET (or TWILIO_AUTH_TOKEN)';
+
 /**
- * NUMBER_PROVIDER: `twilio` (default; TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, optional
- * TWILIO_API_BASE) or `local` (LOCAL_NUMBER_RANGE, default +14155550100..+14155550199). Read on
- * first use, so functions that never touch numbers need no carrier settings.
+ * NUMBER_PROVIDER: `twilio` (default; TWILIO_ACCOUNT_SID, the carrier auth token (carrier-secret.ts:
+ * TWILIO_AUTH_TOKEN_SECRET or TWILIO_AUTH_TOKEN), optional TWILIO_API_BASE) or `local`
+ * (LOCAL_NUMBER_RANGE, default +14155550100..+14155550199). Read on first use, so functions that
+ * never touch numbers need no carrier settings.
  */
 export function createNumberProvider(env: NodeJS.ProcessEnv = process.env): NumberProvider {
   const adapter = env.NUMBER_PROVIDER || 'twilio';
   if (adapter === 'local') return new TestNumberRange(env.LOCAL_NUMBER_RANGE || DEFAULT_LOCAL_NUMBER_RANGE);
   if (adapter === 'twilio') {
     const accountSid = env.TWILIO_ACCOUNT_SID;
-    const authToken = env.TWILIO_AUTH_TOKEN;
-    if (!accountSid || !authToken) {
-      throw new Error('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set for the Twilio number provider (the stage's twilioAccountSid and twilioAuthTokenSecret settings in cdk.json, docs/operations.md)');
+    if (!accountSid || !carrierTokenConfigured(env)) {
+      throw new Error(`${CARRIER_SETTINGS} must be set for the Twilio number provider (the stage's twilioAccountSid and twilioAuthTokenSecret settings in cdk.json, docs/operations.md)`);
     }
-    return new TwilioNumbers({ accountSid, authToken, baseUrl: env.TWILIO_API_BASE, voiceWebhookBase: env.VOICE_WEBHOOK_BASE });
+    return new TwilioNumbers({ accountSid, authToken: carrierTokenSource(env), baseUrl: env.TWILIO_API_BASE, voiceWebhookBase: env.VOICE_WEBHOOK_BASE });
   }
   throw new Error(`Unknown NUMBER_PROVIDER ${adapter}`);
 }
@@ -82,7 +87,7 @@ export function createEventQueue(env: NodeJS.ProcessEnv = process.env): EventQue
   }
   if (adapter === 'sqs') {
     if (!env.EVENTS_QUEUE_URL) throw new Error('EVENTS_QUEUE_URL must be set for the SQS events adapter');
-    return new SqsEvents(new SQSClient({}), env.EVENTS_QUEUE_URL);
+    return new SqsEvents(traced(new SQSClient({})), env.EVENTS_QUEUE_URL);
   }
   throw new Error(`Unknown EVENTS_ADAPTER ${adapter}`);
 }
@@ -108,8 +113,8 @@ export function createTelephonyPort(env: NodeJS.ProcessEnv = process.env): Telep
   const adapter = env.TELEPHONY_ADAPTER || 'twilio';
   if (adapter === 'local') return new CallControlRecorder();
   if (adapter === 'twilio') {
-    if (!env.TWILIO_ACCOUNT_SID || !env.TWILIO_AUTH_TOKEN) throw new Error('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set to control calls');
-    return new TwilioCallControl({ accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, baseUrl: env.TWILIO_API_BASE });
+    if (!env.TWILIO_ACCOUNT_SID || !carrierTokenConfigured(env)) throw new Error(`${CARRIER_SETTINGS} must be set to control calls`);
+    return new TwilioCallControl({ accountSid: env.TWILIO_ACCOUNT_SID, authToken: carrierTokenSource(env), baseUrl: env.TWILIO_API_BASE });
   }
   throw new Error(`Unknown TELEPHONY_ADAPTER ${adapter}`);
 }

@@ -26,6 +26,8 @@ import { createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } f
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
 import { rollupChanges, type CallFigures } from './rollups.js';
 import { MAX_TALK_SECONDS, staleCallDuration, type LiveCallFacts } from './stale-calls.js';
+import { METRIC } from '../observability/metric-names.js';
+import { countMetric } from '../observability/metrics.js';
 
 /**
  * The carrier-neutral call state machine:
@@ -173,6 +175,7 @@ async function applyBuyerConversion(companyId: number, call: Call, buyer: Record
     increments: { buyer_conversion: 1, revenue: call.revenue, earned_revenue: call.revenue },
   });
   await markPaid(companyId, `b${String(buyer.id)}`, call.caller_number, at);
+  countMetric(METRIC.conversions);
 }
 
 /** A transition named a call that does not exist (for that company): callers answer neutrally. */
@@ -320,6 +323,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
     return winner ? instructionFor(winner.companyId, winner.call as Call) : { kind: 'reject', reason: 'duplicate' };
   }
   await publishStaged(staged);
+  // Counted once: a retried incoming webhook found the call above, or lost the race to create it.
+  countMetric(METRIC.callsStarted);
   if (!call.in_progress) {
     await finishCall(companyId, call.id, { totalDuration: 0, at });
     return call.status === 'blocked' ? { kind: 'reject', reason: 'blocked', companyId, callId: call.id } : { kind: 'hangup', reason: 'no_buyer', companyId, callId: call.id };
@@ -546,6 +551,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     if (buyer) await releaseConcurrency(companyId, held, buyerTimeZone(buyer), at);
   }
   if (paidRule !== undefined) await markPaid(companyId, `oc${paidRule}`, call.caller_number, at);
+  countMetric(METRIC.callsEnded);
   return true;
 }
 

@@ -2,6 +2,8 @@ import { allCompanyIds } from '../db/companies.js';
 import { ID_EPOCH_MS, timeSortableId } from '../db/ids.js';
 import { endStaleCall } from './call-flow.js';
 import { liveCalls } from './call-store.js';
+import { METRIC } from '../observability/metric-names.js';
+import { countMetric } from '../observability/metrics.js';
 import { isStale, staleBefore, SWEEP_BATCH } from './stale-calls.js';
 
 /**
@@ -49,5 +51,7 @@ export async function sweepStaleCalls(now: Date, companyIds?: readonly number[])
     const results = await Promise.all(batch.map(async (companyId) => ({ companyId, callIds: await sweepCompany(companyId, now) })));
     for (const { companyId, callIds } of results) for (const callId of callIds) ended.push({ companyId, callId });
   }
+  // Every run counts, zero included: a steady series that an alarm on stuck calls can read.
+  countMetric(METRIC.staleCallsEnded, ended.length);
   return { companies: companies.length, ended };
 }

@@ -1,14 +1,20 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
+import { traced } from '../observability/tracer.js';
 import { checkCommandInput } from './item-limits.js';
 
-/** Builds a document client; with an endpoint (DynamoDB Local) it uses dummy credentials. */
+/**
+ * Builds a document client; with an endpoint (DynamoDB Local) it uses dummy credentials. The
+ * underlying client is the one traced (in Lambda): the document client sends through it.
+ */
 export function createDocumentClient(endpoint: string | undefined, region: string): DynamoDBDocumentClient {
-  const client = new DynamoDBClient(
-    endpoint
-      ? { endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : { region },
+  const client = traced(
+    new DynamoDBClient(
+      endpoint
+        ? { endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : { region },
+    ),
   );
   const documents = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

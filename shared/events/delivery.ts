@@ -5,6 +5,8 @@ import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
 import { getRecord, queryAllRecords } from '../db/records.js';
 import { logger } from '../logger.js';
+import { METRIC } from '../observability/metric-names.js';
+import { countMetric } from '../observability/metrics.js';
 import type { DomainEvent, QueueMessage } from '../ports/events.js';
 import { claimDelivery, markDelivered, releaseDelivery } from './delivery-claims.js';
 import { configuredAllowedCidrs } from './outbound/address-policy.js';
@@ -49,7 +51,7 @@ export async function deliverBatch(records: readonly QueueRecord[]): Promise<str
       slice.map((record) =>
         handleRecord(record).catch((error: unknown) => {
           // An unexpected error (DynamoDB throttled...): the message comes back after its visibility timeout.
-          logger.error({ err: error, messageId: record.messageId }, 'delivery: message failed');
+          logger.error('delivery: message failed', { error, messageId: record.messageId });
           return false;
         }),
       ),
@@ -67,7 +69,7 @@ async function handleRecord(record: QueueRecord): Promise<boolean> {
     message = JSON.parse(record.body) as QueueMessage;
   } catch {
     // Not ours to understand: left to fail until the dead-letter queue keeps it for a human.
-    logger.error({ messageId: record.messageId }, 'delivery: unreadable message');
+    logger.error('delivery: unreadable message', { messageId: record.messageId });
     return false;
   }
   switch (message.kind) {
@@ -81,7 +83,7 @@ async function handleRecord(record: QueueRecord): Promise<boolean> {
     case 'email':
       return sendEmail(message, record);
     default:
-      logger.error({ messageId: record.messageId }, 'delivery: unknown message kind');
+      logger.error('delivery: unknown message kind', { messageId: record.messageId });
       return false;
   }
 }
@@ -153,6 +155,7 @@ async function settleAttempt(
   log: Omit<WebhookAttempt, 'attempt' | 'max_attempts' | 'success' | 'status_code' | 'duration_ms' | 'response_excerpt' | 'error' | 'next_attempt_at'>,
 ): Promise<{ delivered: boolean; last: boolean; logId: number; error: string }> {
   const attempt = context.record.receiveCount;
+  countMetric(result.ok ? METRIC.deliveriesSucceeded : METRIC.deliveriesFailed);
   const delay = result.ok ? undefined : delayAfter(context.policy, attempt);
   const error = result.error ?? (result.ok ? '' : `HTTP ${result.status}`);
   const logId = await recordWebhookAttempt(
@@ -208,7 +211,7 @@ async function deliverToSubscription(message: Extract<QueueMessage, { kind: 'del
   });
   if (outcome.delivered) await deliverySucceeded(companyId, subscription);
   else if (await deliveryFailed(companyId, subscription, { last: outcome.last, error: outcome.error }, policy, now)) {
-    logger.warn({ companyId, subscriptionId: subscription.id }, 'subscription disabled: its deliveries kept failing');
+    logger.warn('subscription disabled: its deliveries kept failing', { companyId, subscriptionId: subscription.id });
   }
   return outcome.delivered;
 }
@@ -295,7 +298,7 @@ async function noteFireOutcome(
         ...(counter ? { ':one': 1 } : {}),
       },
     }),
-  ).catch((error: unknown) => logger.warn({ err: error, companyId, fireId }, 'delivery: could not note the outcome on the manual fire'));
+  ).catch((error: unknown) => logger.warn('delivery: could not note the outcome on the manual fire', { error, companyId, fireId }));
 }
 
 async function sendEmail(message: Extract<QueueMessage, { kind: 'email' }>, record: QueueRecord): Promise<boolean> {
@@ -304,7 +307,7 @@ async function sendEmail(message: Extract<QueueMessage, { kind: 'email' }>, reco
   try {
     await emailPort().send(message.email);
   } catch (error) {
-    logger.warn({ err: error, companyId: message.companyId, kind: message.email.kind }, 'delivery: e-mail failed, retrying');
+    logger.warn('delivery: e-mail failed, retrying', { error, companyId: message.companyId, kind: message.email.kind });
     await releaseDelivery(message.companyId, message.id, now);
     await eventQueue().retryLater(record.receiptHandle, delayAfter(retryPolicyFromEnv(), record.receiveCount) ?? 0);
     return false;

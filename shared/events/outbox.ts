@@ -59,7 +59,7 @@ export async function publishStaged(staged: StagedMessages | undefined): Promise
   try {
     await relay(staged);
   } catch (error) {
-    logger.warn({ err: error, companyId: staged.companyId, messages: staged.entries.length }, 'outbox: publish failed, the sweeper will send these');
+    logger.warn('outbox: publish failed, the sweeper will send these', { error, companyId: staged.companyId, messages: staged.entries.length });
   }
 }
 

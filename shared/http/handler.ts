@@ -1,12 +1,14 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { clock } from '../adapters/clock.js';
+import { functionObservability } from '../observability/middleware.js';
 import { listEnvelope, recordEnvelope } from './envelope.js';
 import { assertResponseWithinBudget } from './response-budget.js';
 import { requestUrl } from './request-url.js';
 import { authenticate } from './middleware/authenticate.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { parseParams } from './middleware/parse-params.js';
+import { requestLog } from './middleware/request-log.js';
 import { resolveRoute } from './middleware/resolve-route.js';
 import { jsonResponse } from './middleware/responses.js';
 import type { ApiEvent, ApiResponse, AppContext, Operation, OperationResult } from './request.js';
@@ -28,7 +30,8 @@ function toResponse(result: OperationResult): ApiResponse {
 
 /**
  * Builds a route group's Lambda handler: the shared Middy stack, then dispatch to the operation
- * the route table names. Every function of the service is made by this one factory.
+ * the route table names. Every function of the service is made by this one factory. The request
+ * line is written after the error handler has answered, so it carries the status sent.
  */
 export function createRouteGroupHandler(group: RouteGroup, operations: OperationTable) {
   const groupRoutes = routesOfGroup(group);
@@ -36,6 +39,8 @@ export function createRouteGroupHandler(group: RouteGroup, operations: Operation
     if (!operations[route.operation]) throw new Error(`Route group ${group} has no operation ${route.operation}`);
   }
   return middy<ApiEvent, ApiResponse, Error, AppContext>()
+    .use(functionObservability<ApiEvent, ApiResponse>())
+    .use(requestLog())
     .use(errorHandler())
     .use(httpHeaderNormalizer())
     .use(resolveRoute(groupRoutes))

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
 import { handler } from '../../functions/delivery/handler.js';
 import type { ReceivedMessage, TableQueue } from '../adapters/local/table-queue.js';
+import { buildLambdaContext } from './lambda-event.js';
 
 /**
  * Local mode's event source mapping: receives batches from the table queue, invokes the delivery
@@ -38,7 +40,7 @@ export async function drainQueue(queue: TableQueue, options: { maxBatches?: numb
     if (messages.length === 0) break;
     let failedIds: Set<string>;
     try {
-      const response = await handler(sqsEventOf(messages));
+      const response = await handler(sqsEventOf(messages), buildLambdaContext('delivery', randomUUID()));
       failedIds = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
     } catch {
       // As Lambda: a failed invocation leaves the whole batch to its visibility timeout.

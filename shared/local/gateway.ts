@@ -113,7 +113,7 @@ export function createGateway(logRequest: RequestLogger = () => undefined): Serv
         logRequest({ method: request.method ?? 'GET', path: redactUrl(request.url ?? '/'), status, ms: Math.round(performance.now() - started) });
       })
       .catch((error: unknown) => {
-        logger.error({ err: error }, 'gateway failure');
+        logger.error('gateway failure', { error });
         if (!response.headersSent) response.writeHead(502, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ status: 502, errors: { base: ['Bad gateway'] }, metadata: {} }));
       });

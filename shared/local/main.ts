@@ -10,6 +10,9 @@ import { startDynamoDbLocal } from './dynamodb-local.js';
 // Local mode runs on the machine's Node 20; the Lambdas run on Node 22, so the SDK's notice is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.NUMBER_PROVIDER ??= 'local';
+// The console shows one plain line per request (below). The functions' JSON lines are for
+// CloudWatch: only their warnings and errors are shown here, unless LOG_LEVEL asks for more.
+if (!process.env.POWERTOOLS_LOG_LEVEL && !process.env.LOG_LEVEL) process.env.LOG_LEVEL = 'warn';
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';

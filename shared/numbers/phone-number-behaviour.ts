@@ -49,12 +49,12 @@ export async function afterDelete(context: HookContext, record: Record<string, u
   const provider = numberProvider();
   const details = { companyId: context.companyId, number: record.number, provider: record.provider, provider_id: record.provider_id };
   if (record.provider !== provider.name) {
-    logger.warn(details, 'deleted tracking number was bought from another provider; release it there');
+    logger.warn('deleted tracking number was bought from another provider; release it there', details);
     return;
   }
   try {
     await provider.release(String(record.provider_id), String(record.number));
   } catch (error) {
-    logger.error({ ...details, err: error }, 'releasing a deleted tracking number failed; release it at the provider');
+    logger.error('releasing a deleted tracking number failed; release it at the provider', { ...details, error });
   }
 }

@@ -333,7 +333,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
         } catch (error) {
           if (acquired) {
             await acquired.release().catch((releaseError: unknown) =>
-              logger.error({ err: releaseError, resource: resource.name, companyId }, 'could not give back what a failed create acquired'),
+              logger.error('could not give back what a failed create acquired', { error: releaseError, resource: resource.name, companyId }),
             );
           }
           const chosenByHook = error instanceof ConflictError && acquired && Object.keys(error.errors).some((field) => field in acquired.fields && (validated[field] === undefined || validated[field] === null));

@@ -3,6 +3,8 @@ import { keys } from '../db/keys.js';
 import { getLookup, getRecord, type StoredRecord } from '../db/records.js';
 import { HttpError, NotFoundError } from '../http/errors.js';
 import type { ApiResponse, Operation, OperationRequest, Params } from '../http/request.js';
+import type { MetricName } from '../observability/metric-names.js';
+import { countMetric } from '../observability/metrics.js';
 import type { TokenValues } from './token-filters.js';
 
 /**
@@ -30,15 +32,19 @@ export class InboundError extends HttpError {
 
 /**
  * Ping and post answer every refusal in the partners' shape (`success: false`, `status`,
- * `errors`) with CORS headers, instead of the generic error envelope.
+ * `errors`) with CORS headers, instead of the generic error envelope. Each answer, accepted or
+ * refused, counts once in `answered` (Pings, Posts); a failure of the service (5xx) does not.
  */
-export function inboundOperation(operation: Operation): Operation {
+export function inboundOperation(operation: Operation, answered: MetricName): Operation {
   return async (request) => {
     try {
-      return await operation(request);
+      const result = await operation(request);
+      countMetric(answered);
+      return result;
     } catch (error) {
       if (error instanceof HttpError && error.statusCode < 500) {
         const errors = Object.keys(error.errors).length ? error.errors : { base: [error.message] };
+        countMetric(answered);
         return { kind: 'raw', response: inboundResponse(error.statusCode, { success: false, status: error.statusCode, errors }) };
       }
       throw error;

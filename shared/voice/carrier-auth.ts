@@ -1,13 +1,14 @@
+import { carrierAuthToken, carrierTokenConfigured } from '../adapters/carrier-secret.js';
 import type { ApiEvent, Params } from '../http/request.js';
 import { requestUrl } from '../http/request-url.js';
 import { validTwilioSignature } from './twilio-signature.js';
 
 /**
- * Checks a voice carrier request's signature against TWILIO_AUTH_TOKEN, over the URL the
- * carrier called (shared/http/request-url.ts) and the form fields it posted.
+ * Checks a voice carrier request's signature against the carrier auth token (shared/adapters/
+ * carrier-secret.ts), over the URL the carrier called (shared/http/request-url.ts) and the form
+ * fields it posted. Without a configured token every request is refused; a token that cannot be
+ * read (Secrets Manager unreachable) is an error, so the carrier retries.
  */
-const authToken = process.env.TWILIO_AUTH_TOKEN;
-
 
 /** The form fields the carrier posted (the query string is part of the signed URL instead). */
 function postedFields(event: ApiEvent, params: Params): Record<string, string> {
@@ -20,7 +21,7 @@ function postedFields(event: ApiEvent, params: Params): Record<string, string> {
   return fields;
 }
 
-export function validCarrierSignature(event: ApiEvent, params: Params): boolean {
-  if (!authToken) return false;
-  return validTwilioSignature(authToken, requestUrl(event), postedFields(event, params), event.headers['x-twilio-signature']);
+export async function validCarrierSignature(event: ApiEvent, params: Params): Promise<boolean> {
+  if (!carrierTokenConfigured()) return false;
+  return validTwilioSignature(await carrierAuthToken(), requestUrl(event), postedFields(event, params), event.headers['x-twilio-signature']);
 }

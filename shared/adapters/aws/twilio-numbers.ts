@@ -1,4 +1,5 @@
 import { NumberProviderError, NumberUnavailableError, type NumberProvider, type NumberSearch, type PurchasedNumber } from '../../ports/numbers.js';
+import type { CarrierTokenSource } from '../carrier-secret.js';
 
 /**
  * Numbers from a Twilio-compatible carrier (REST API 2010-04-01, Basic auth with the account
@@ -6,7 +7,8 @@ import { NumberProviderError, NumberUnavailableError, type NumberProvider, type 
  */
 export interface TwilioNumbersOptions {
   accountSid: string;
-  authToken: string;
+  /** The token, or where to read it before each request (shared/adapters/carrier-secret.ts: it may be rotated). */
+  authToken: string | CarrierTokenSource;
   /** Default https://api.twilio.com; other Twilio-compatible carriers serve the same paths. */
   baseUrl?: string;
   fetch?: typeof fetch;
@@ -31,7 +33,8 @@ interface TwilioError {
 export class TwilioNumbers implements NumberProvider {
   readonly name = 'twilio';
   private readonly accountUrl: string;
-  private readonly authorization: string;
+  private readonly accountSid: string;
+  private readonly authToken: CarrierTokenSource;
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
   private readonly voiceWebhookBase: string | undefined;
@@ -41,7 +44,9 @@ export class TwilioNumbers implements NumberProvider {
     const base = (options.baseUrl || 'https://api.twilio.com').replace(/\/+$/, '');
     this.voiceWebhookBase = options.voiceWebhookBase?.replace(/\/+$/, '');
     this.accountUrl = `${base}/2010-04-01/Accounts/${encodeURIComponent(options.accountSid)}`;
-    this.authorization = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
+    this.accountSid = options.accountSid;
+    const token = options.authToken;
+    this.authToken = typeof token === 'string' ? async () => token : token;
     this.fetch = options.fetch ?? globalThis.fetch;
     this.timeoutMs = options.timeoutMs ?? 8_000;
   }
@@ -88,7 +93,8 @@ export class TwilioNumbers implements NumberProvider {
   }
 
   private async request(method: 'GET' | 'POST' | 'DELETE', path: string, form?: URLSearchParams, kind?: 'purchase'): Promise<unknown> {
-    const headers: Record<string, string> = { Authorization: this.authorization, Accept: 'application/json' };
+    const authorization = `Basic ${Buffer.from(`${this.accountSid}:${await this.authToken()}`).toString('base64')}`;
+    const headers: Record<string, string> = { Authorization: authorization, Accept: 'application/json' };
     if (form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
     let response: Response;
     try {

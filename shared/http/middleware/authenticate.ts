@@ -64,7 +64,7 @@ export function authenticate(): MiddlewareObj<ApiEvent, ApiResponse, Error, AppC
         case 'carrier':
           // The carrier's calls are signed with its auth token over the URL and form fields (a small form).
           request.context.params = requestParams(request.event);
-          if (!validCarrierSignature(request.event, request.context.params)) throw new ForbiddenError('Invalid carrier signature');
+          if (!(await validCarrierSignature(request.event, request.context.params))) throw new ForbiddenError('Invalid carrier signature');
           request.context.auth = { companyId: 0, method: 'none' };
           return;
         default:

@@ -24,7 +24,7 @@ export function errorHandler(): MiddlewareObj<ApiEvent, ApiResponse, Error, AppC
         request.response = jsonResponse(error.statusCode, errorEnvelope(body.status, body.errors));
         return;
       }
-      logger.error({ err: error, requestId, routeKey: request.event.routeKey }, 'request failed');
+      logger.error('request failed', { error, route: request.event.routeKey });
       request.response = jsonResponse(500, errorEnvelope(500, { base: ['Internal server error'] }, requestId));
     },
   };

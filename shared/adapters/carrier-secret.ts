@@ -1,0 +1,57 @@
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import { traced } from '../observability/tracer.js';
+
+/**
+ * The voice carrier's auth token, which signs its webhooks and authorises its REST API, read at
+ * run time rather than baked into the function's environment:
+ * - TWILIO_AUTH_TOKEN: the token itself (`npm start`, the tests, the call simulator);
+ * - else TWILIO_AUTH_TOKEN_SECRET: a Secrets Manager secret (name or ARN) holding the token as
+ *   plain text, as the stack sets it. Read on first use and kept for five minutes, so a rotated
+ *   token takes effect without a deploy and a warm function asks Secrets Manager rarely.
+ */
+export const CARRIER_SECRET_MAX_AGE_SECONDS = 300;
+
+/** Reads the token; rejects with a message naming the settings when neither is configured. */
+export type CarrierTokenSource = () => Promise<string>;
+
+export class CarrierTokenNotConfiguredError extends Error {
+  constructor() {
+    super('The carrier auth token is not configured: set TWILIO_AUTH_TOKEN_SECRET (a Secrets Manager secret name or ARN) or TWILIO_AUTH_TOKEN');
+    this.name = 'CarrierTokenNotConfiguredError';
+  }
+}
+
+/** Is a token configured at all (checked when an adapter is made, so a missing setting fails early)? */
+export function carrierTokenConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.TWILIO_AUTH_TOKEN || env.TWILIO_AUTH_TOKEN_SECRET);
+}
+
+/** A token source over `env`; `secrets` caches what it reads (one provider per process in production). */
+export function carrierTokenSource(env: NodeJS.ProcessEnv = process.env, secrets: () => SecretsProvider = processSecrets): CarrierTokenSource {
+  return async () => {
+    if (env.TWILIO_AUTH_TOKEN) return env.TWILIO_AUTH_TOKEN;
+    const secretId = env.TWILIO_AUTH_TOKEN_SECRET;
+    if (!secretId) throw new CarrierTokenNotConfiguredError();
+    const token = await secrets().get(secretId, { maxAge: CARRIER_SECRET_MAX_AGE_SECONDS });
+    if (typeof token !== 'string' || !token.trim()) throw new Error(`The secret ${secretId} (TWILIO_AUTH_TOKEN_SECRET) holds no plain-text carrier auth token`);
+    return token.trim();
+  };
+}
+
+/** A Secrets Manager reader with its own cache, over a traced client (Powertools' getSecret keeps a default one). */
+export function createSecretsProvider(): SecretsProvider {
+  return new SecretsProvider({ awsSdkV3Client: traced(new SecretsManagerClient({})) });
+}
+
+let secretsProvider: SecretsProvider | undefined;
+
+function processSecrets(): SecretsProvider {
+  secretsProvider ??= createSecretsProvider();
+  return secretsProvider;
+}
+
+/** The carrier auth token of this process, from the environment as it is now. */
+export function carrierAuthToken(): Promise<string> {
+  return carrierTokenSource(process.env)();
+}
