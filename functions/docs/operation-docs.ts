@@ -202,4 +202,21 @@ export const operationDocs: Record<string, OperationDoc> = {
     params: chargeRollupsSchema,
     response: { list: 'charge_rollups', rows: { name: 'ChargeRollup', columns: ['day', 'kind', 'count', 'amount', 'created_at', 'updated_at'] } },
   },
+  'docs.openapi': {
+    summary: 'This OpenAPI document',
+    response: { status: 200, description: 'The OpenAPI 3.1 document of this deployment.', content: { 'application/json': { type: 'object' } } },
+  },
+  'docs.page': {
+    summary: 'The API reference page',
+    response: { status: 200, description: 'A page that renders this document (its scripts are served by `/docs/assets/`).', content: { 'text/html': { type: 'string' } } },
+  },
+  'docs.asset': {
+    summary: 'A script of the reference page',
+    pathParams: { name: { description: 'The file name, with a hash of its content (the page names it).' } },
+    response: { status: 200, description: 'The script; kept by caches for a year (its name changes with its content), gzipped when accepted.', content: { 'text/javascript': { type: 'string' } } },
+  },
+  'docs.home': {
+    summary: 'The service root',
+    response: { status: 302, description: 'Redirects to the reference page.', headers: { location: { description: 'The reference page: `/docs`.', schema: { type: 'string' } } } },
+  },
 };

@@ -53,6 +53,7 @@ export function createRouteGroupHandler(group: RouteGroup, operations: Operation
         requestId: context.awsRequestId,
         now: clock().now(),
         url: requestUrl(event),
+        headers: event.headers ?? {},
       });
       const response = toResponse(result);
       assertResponseWithinBudget(response.body);

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../functions/docs/document.js';
 import { operationDocs } from '../../functions/docs/operation-docs.js';
+import { acceptsGzip } from '../../functions/docs/handler.js';
 import type { Operation } from '../../shared/http/openapi/document.js';
 import type { JsonSchema } from '../../shared/http/openapi/json-schema.js';
 import { pathParamNames } from '../../shared/http/openapi/parameters.js';
@@ -193,3 +194,17 @@ function entryNames(schema: v.GenericSchema): string[] {
   if ('pipe' in schema) return entryNames((schema.pipe as v.GenericSchema[])[0]!);
   throw new Error(`not an object schema: ${schema.type}`);
 }
+
+describe('acceptsGzip', () => {
+  it.each([
+    ['gzip, deflate, br', true],
+    ['br;q=1.0, gzip;q=0.8', true],
+    ['*', true],
+    ['identity', false],
+    ['gzip;q=0', false],
+    ['gzip;q=0.000, br', false],
+    [undefined, false],
+  ] as const)('%s → %s', (header, expected) => {
+    expect(acceptsGzip(header)).toBe(expected);
+  });
+});
