@@ -155,6 +155,7 @@ async function run(): Promise<void> {
       auth: { companyId: company.id, method: 'api_key' },
       requestId: 'bench',
       url: `http://bench/api/v1/${RESOURCE}?${query}`,
+      headers: {},
       now: new Date(),
     };
     resetCalls();

@@ -15,4 +15,5 @@ export const handlerModules: Record<RouteGroup, () => Promise<{ handler: (event:
   buyers: () => import('./buyers/handler.js'),
   numbers: () => import('./numbers/handler.js'),
   calls: () => import('./calls/handler.js'),
+  docs: () => import('./docs/handler.js'),
 };

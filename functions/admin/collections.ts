@@ -14,12 +14,16 @@ const collections: Record<string, (now: Date) => unknown[]> = {
   integration_type: () => INTEGRATION_TYPES.map((name) => ({ name })),
 };
 
+export const COLLECTION_TYPES = Object.keys(collections);
+
+export const collectionSchema = v.object({ root: v.optional(booleanParam, true) });
+
 export const showCollection: Operation = async (request) => {
   const type = request.pathParams.type ?? '';
   // Own keys only: `constructor` or `__proto__` must not find Object's members.
   const build = Object.hasOwn(collections, type) ? collections[type] : undefined;
   if (!build) throw new NotFoundError(`No collection ${type}`);
-  const { root } = validate(v.object({ root: v.optional(booleanParam, true) }), request.params);
+  const { root } = validate(collectionSchema, request.params);
   const items = build(request.now) as Record<string, unknown>[];
   return {
     kind: 'list',

@@ -40,7 +40,7 @@ export const dataParam = jsonObject(
   'is not a hash',
 );
 
-const changesSchema = v.object({
+export const changesSchema = v.object({
   first_name: v.optional(contactText),
   last_name: v.optional(contactText),
   email: v.optional(blankable(emailParam)),

@@ -54,6 +54,7 @@ export const callColumnsParam = v.pipe(
         const unknown = dataset.value.filter((name) => !COLUMN_SET.has(name));
         if (unknown.length) addIssue({ message: unknownColumnsMessage(unknown) });
       }),
+      v.metadata({ items: { type: 'string', enum: [...CALL_COLUMNS] } }),
     ),
   ),
 );

@@ -18,7 +18,7 @@ const timeText = v.pipe(
   v.check((text) => parseApiTime(text, 'UTC') !== undefined, 'is not a valid time (use YYYY-MM-DD HH:MM:SS +ZZZZ)'),
 );
 
-const schema = v.object({
+export const callLogsSchema = v.object({
   ...pagingEntries,
   call_id: v.optional(idParam),
   uuid: v.optional(v.string('is not a uuid')),
@@ -64,7 +64,7 @@ export function fitCalls(calls: readonly CallRecord[], perPage: number): { calls
  *   by time, newest first.
  */
 export const listCallLogs: Operation = async (request) => {
-  const params = validate(schema, request.params);
+  const params = validate(callLogsSchema, request.params);
   const companyId = request.auth.companyId;
   const timeZone = params.time_zone ?? 'UTC';
   if (params.call_id !== undefined || params.uuid !== undefined) {

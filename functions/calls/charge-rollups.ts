@@ -20,7 +20,7 @@ const timeText = v.pipe(
   v.check((text) => parseApiTime(text, 'UTC') !== undefined, 'is not a valid time (use YYYY-MM-DD HH:MM:SS +ZZZZ)'),
 );
 
-const schema = v.object({
+export const chargeRollupsSchema = v.object({
   page: v.optional(v.pipe(integerParam, v.minValue(1, 'must be at least 1')), 1),
   per_page: v.optional(v.pipe(integerParam, v.minValue(1, 'must be at least 1'), v.maxValue(MAX_PER_PAGE, `must be at most ${MAX_PER_PAGE}`)), DEFAULT_PER_PAGE),
   root: v.optional(booleanParam, true),
@@ -45,7 +45,7 @@ export function dayRange(input: { createdFrom?: Date; createdTo?: Date; dayFrom?
  * / `created_at_to` pick the UTC days they fall on, `day_from` / `day_to` name days directly.
  */
 export const listChargeRollups: Operation = async (request) => {
-  const params = validate(schema, request.params);
+  const params = validate(chargeRollupsSchema, request.params);
   const zone = params.time_zone ?? 'UTC';
   const { fromDay, toDay } = dayRange({
     createdFrom: params.created_at_from === undefined ? undefined : parseApiTime(params.created_at_from, zone),

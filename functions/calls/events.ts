@@ -7,7 +7,7 @@ import { ADVANCED_CALL_ANALYSIS_RATE, recordCharge } from './charges.js';
 import { findCompanyCall } from './find-call.js';
 import { timelineOf } from './timeline.js';
 
-const schema = v.object({ root: v.optional(booleanParam, true), time_zone: v.optional(timeZoneParam) });
+export const callEventsSchema = v.object({ root: v.optional(booleanParam, true), time_zone: v.optional(timeZoneParam) });
 
 /**
  * `GET /api/v1/calls/:id/events` (advanced call analysis): everything that happened on the call,
@@ -17,7 +17,7 @@ const schema = v.object({ root: v.optional(booleanParam, true), time_zone: v.opt
  * a 404 is not charged.
  */
 export const callEvents: Operation = async (request) => {
-  const params = validate(schema, request.params);
+  const params = validate(callEventsSchema, request.params);
   const companyId = request.auth.companyId;
   const call = await findCompanyCall(companyId, request.pathParams.id);
   await recordCharge(companyId, 'advanced_call_analysis', ADVANCED_CALL_ANALYSIS_RATE, request.now);

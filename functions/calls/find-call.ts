@@ -59,7 +59,7 @@ export async function findSecureCall(request: OperationRequest): Promise<{ compa
   return found;
 }
 
-const viewSchema = v.object({ time_zone: v.optional(timeZoneParam), columns: v.optional(callColumnsParam) });
+export const viewSchema = v.object({ time_zone: v.optional(timeZoneParam), columns: v.optional(callColumnsParam) });
 
 /** `time_zone` and `columns` of the endpoints that answer with one call. */
 export function viewParams(params: Params): { timeZone: string; columns?: string[] } {

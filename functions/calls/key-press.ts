@@ -6,7 +6,7 @@ import { dataParam } from './call-changes.js';
 import { callRow } from './call-pages.js';
 import { findCompanyCall } from './find-call.js';
 
-const schema = v.object({
+export const keyPressSchema = v.object({
   id: v.pipe(v.union([v.string(), v.number()], 'is not a call uuid'), v.transform(String), v.trim(), v.nonEmpty("can't be blank")),
   digits: v.pipe(
     v.union([v.string(), v.number()], 'is not a string of key presses'),
@@ -24,7 +24,7 @@ const schema = v.object({
  * nothing is sent to the carrier and a finished call takes the record too.
  */
 export const sendKeyPress: Operation = async (request) => {
-  const params = validate(schema, request.params);
+  const params = validate(keyPressSchema, request.params);
   const companyId = request.auth.companyId;
   const call = await findCompanyCall(companyId, params.id);
   const updated = await recordOnTimeline(companyId, call.id, 'key_press', { digits: params.digits, source: 'api' }, request.now, params.data);

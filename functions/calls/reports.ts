@@ -33,7 +33,7 @@ export const reportParamsEntries = {
   root: v.optional(booleanParam, true),
 };
 
-const schema = v.object(reportParamsEntries);
+export const reportsSchema = v.object(reportParamsEntries);
 
 /**
  * The range asked for, in the request's zone. Without `created_at_to`: the end of today; without
@@ -79,7 +79,7 @@ export function rangeMetadata(range: TimeRange, zone: string): Record<string, un
 }
 
 export const callReports: Operation = async (request) => {
-  const params = validate(schema, request.params);
+  const params = validate(reportsSchema, request.params);
   const range = reportRange(params, request.now);
   const companyId = request.auth.companyId;
   const rows = reportRows(await queryRollups(companyId, range, params.category), params.category, range);

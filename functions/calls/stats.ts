@@ -10,10 +10,10 @@ import { rangeMetadata, reportParamsEntries, reportRange, rowView, valueNames } 
  * `GET /api/v1/calls/stats`: call statistics by category and interval (hour, day, Monday-based
  * week or month in `time_zone`), from the hourly rollups. Only intervals with calls have rows.
  */
-const schema = v.object({ ...reportParamsEntries, interval: v.optional(oneOf(REPORT_INTERVALS), 'day') });
+export const statsSchema = v.object({ ...reportParamsEntries, interval: v.optional(oneOf(REPORT_INTERVALS), 'day') });
 
 export const callStats: Operation = async (request) => {
-  const params = validate(schema, request.params);
+  const params = validate(statsSchema, request.params);
   const range = reportRange(params, request.now);
   const companyId = request.auth.companyId;
   const zone = params.time_zone ?? 'UTC';

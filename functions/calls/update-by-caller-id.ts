@@ -11,7 +11,7 @@ import { normalizeCallerNumber } from '../../shared/phone.js';
 import { moneyParam } from './call-changes.js';
 import { callRow } from './call-pages.js';
 
-const schema = v.object({
+export const updateByCallerIdSchema = v.object({
   offer_token: presentString,
   revenue: v.optional(moneyParam),
   buyer_converted: v.optional(booleanParam),
@@ -42,7 +42,7 @@ async function newestCallOnOffer(companyId: number, caller: string, offerId: num
 export const updateByCallerId: Operation = async (request) => {
   const companyId = request.auth.companyId;
   const caller = normalizeCallerNumber(request.pathParams.caller_id);
-  const params = validate(schema, request.params);
+  const params = validate(updateByCallerIdSchema, request.params);
   if (!caller) throw new ValidationError({ caller_id: ['is not a phone number'] });
   const offer = await getLookup(keys.globalLookup('offers', 'offer_token', params.offer_token));
   if (!offer || offer.company_id !== companyId) throw new ValidationError({ offer_token: ['is not the offer token of one of your offers'] });

@@ -27,9 +27,11 @@ export const callerUnblock: Operation = async (request) => {
   return { kind: 'record', root: 'contact', record: { caller_id: number, blocked: false, blocked_at: null } };
 };
 
+export const suppressionListSchema = v.object({ root: v.optional(booleanParam, true) });
+
 /** `GET /api/v1/contacts/suppression_list`: the company's blacklisted numbers. */
 export const suppressionList: Operation = async (request) => {
-  const { root } = validate(v.object({ root: v.optional(booleanParam, true) }), request.params);
+  const { root } = validate(suppressionListSchema, request.params);
   const entries = await listBlacklist(request.auth.companyId);
   const records = entries.map((entry) => ({ caller_id: entry.number, blocked: true, blocked_at: isoWithOffset(entry.blocked_at) }));
   return {

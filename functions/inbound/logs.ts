@@ -27,7 +27,7 @@ export const LOG_COLUMNS = [
  * what was answered, which buyers were excluded and why, and how long it took. Pages by cursor
  * (`cursor=-1` or none starts at the newest) over the day partitions.
  */
-export const { list: listLogs } = dayLogOperations({
+export const { list: listLogs, listSchema: logListSchema } = dayLogOperations({
   resource: 'inbound_webhook_logs',
   root: 'inbound_webhook_log',
   plural: 'inbound_webhook_logs',

@@ -8,9 +8,11 @@ import { pathId } from '../../shared/resources/engine.js';
 import { integrations } from '../../shared/resources/integrations.js';
 import { serializeRecord } from '../../shared/resources/serialize.js';
 
+export const setActiveSchema = v.object({ active: booleanParam });
+
 /** `PUT /api/v1/integrations/objects/:id` with `active`: switches an integration on or off. */
 export const setActive: Operation = async (request) => {
-  const { active } = validate(v.object({ active: booleanParam }), request.params);
+  const { active } = validate(setActiveSchema, request.params);
   const now = request.now.toISOString();
   const updated = await updateRecord(request.auth.companyId, integrations.name, pathId(request), { active, updated_at: now, user_updated_at: now });
   if (!updated) throw new NotFoundError();

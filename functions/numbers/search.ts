@@ -9,7 +9,7 @@ import { areaCodeParam, containsParam } from '../../shared/resources/phone-numbe
 export const SEARCH_DEFAULT_PER_PAGE = 25;
 export const SEARCH_MAX_PER_PAGE = 50;
 
-const searchSchema = v.object({
+export const searchSchema = v.object({
   area_code: v.optional(blankable(areaCodeParam)),
   contains: v.optional(blankable(containsParam)),
   per_page: v.optional(

@@ -8,13 +8,15 @@ import { writableInput } from '../../shared/resources/engine.js';
 import { serializeRecord } from '../../shared/resources/serialize.js';
 import { subscriptions } from '../../shared/resources/subscriptions.js';
 
+export const deleteByTargetUrlSchema = v.object({ target_url: presentString });
+
 /**
  * `DELETE /api/v1/subscriptions` with a `target_url`: removes every subscription of the
  * company posting to that URL (a client unsubscribing a URL wants no more deliveries there)
  * and answers with the first one removed; 404 when none matched.
  */
 export const deleteByTargetUrl: Operation = async (request) => {
-  const { target_url } = validate(v.object({ target_url: presentString }), writableInput(subscriptions, request.params));
+  const { target_url } = validate(deleteByTargetUrlSchema, writableInput(subscriptions, request.params));
   const companyId = request.auth.companyId;
   const matching = (await queryAllRecords(companyId, subscriptions.name)).filter((record) => record.target_url === target_url);
   if (matching.length === 0) throw new NotFoundError('No subscription with that target_url');

@@ -8,7 +8,7 @@ import { booleanParam, idParam, oneOf } from '../../shared/http/param-schemas.js
  * subscriptions and outgoing webhooks (shared/events/webhook-logs.ts), newest first by cursor.
  * `event` takes the event names and the outgoing webhooks' `manual` and `schedule_action`.
  */
-export const { list: listWebhookLogs, show: showWebhookLog } = dayLogOperations({
+export const { list: listWebhookLogs, show: showWebhookLog, listSchema: webhookLogListSchema, showSchema: webhookLogShowSchema } = dayLogOperations({
   resource: WEBHOOK_LOGS,
   root: 'webhook_log',
   plural: 'webhook_logs',

@@ -132,13 +132,16 @@ export class ServiceApi extends Construct {
         fn.addEnvironment('EVENTS_QUEUE_URL', props.eventsQueue.queueUrl);
         props.eventsQueue.grantSendMessages(fn);
       }
-      // Least privilege: exactly the group's declared actions, on the table and its indexes.
-      fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: [...definition.tableActions],
-          resources: [table.tableArn, `${table.tableArn}/index/*`],
-        }),
-      );
+      // Least privilege: exactly the group's declared actions, on the table and its indexes; none, no statement.
+      const tableActions: readonly string[] = definition.tableActions;
+      if (tableActions.length) {
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: [...tableActions],
+            resources: [table.tableArn, `${table.tableArn}/index/*`],
+          }),
+        );
+      }
       allowApiToInvoke(fn, this.httpApi);
       functions[group] = fn;
       integrations.set(group, new LambdaProxyIntegration(`${pascal(group)}Integration`, fn));

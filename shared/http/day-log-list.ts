@@ -46,7 +46,7 @@ function entryId(text: string | undefined): number {
   return id;
 }
 
-export function dayLogOperations(log: DayLogDefinition): { list: Operation; show: Operation } {
+export function dayLogOperations(log: DayLogDefinition) {
   const listSchema = v.object({
     ...Object.fromEntries(Object.entries(log.filters).map(([name, schema]) => [name, v.optional(schema)])),
     per_page: v.optional(perPageParam, DEFAULT_PER_PAGE),
@@ -113,5 +113,6 @@ export function dayLogOperations(log: DayLogDefinition): { list: Operation; show
     return { kind: 'record', root: log.root, record: row(entry, params.time_zone ?? 'UTC', params.columns) };
   };
 
-  return { list, show };
+  // The schemas go out too, for the OpenAPI document.
+  return { list, show, listSchema, showSchema };
 }

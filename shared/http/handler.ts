@@ -58,6 +58,7 @@ export function createRouteGroupHandler(group: RouteGroup, operations: Operation
         requestId: context.awsRequestId,
         now: clock().now(),
         url: requestUrl(event),
+        headers: event.headers ?? {},
       });
       const response = toResponse(result);
       assertResponseWithinBudget(response.body);

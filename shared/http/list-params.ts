@@ -66,6 +66,7 @@ export function columnsParam(columns: readonly string[]) {
           const unknown = dataset.value.filter((name) => !known.has(name));
           if (unknown.length) addIssue({ message: unknownColumnsMessage(unknown) });
         }),
+        v.metadata({ items: { type: 'string', enum: [...columns] } }),
       ),
     ),
   );
@@ -114,6 +115,7 @@ export interface ListParams {
 
 export function listParamsSchema(options: ListOptions): v.GenericSchema<unknown, ListParams> {
   const filters: v.ObjectEntries = Object.fromEntries(Object.entries(options.filters ?? {}).map(([name, schema]) => [name, v.optional(schema)]));
+  // The descriptions are the reference's (Parameters shared by list endpoints), for the OpenAPI document.
   const entries: v.ObjectEntries = {
     ...filters,
     ids: v.optional(
@@ -121,23 +123,25 @@ export function listParamsSchema(options: ListOptions): v.GenericSchema<unknown,
         v.unknown(),
         v.transform(parseIdList),
         v.optional(v.pipe(v.array(idParam, 'is not a list of ids'), v.maxLength(MAX_PER_PAGE, `must name at most ${MAX_PER_PAGE} ids`))),
+        v.description('Only the records with these ids (`ids=1,2` or `ids[]=1&ids[]=2`).'),
       ),
     ),
-    page: v.optional(v.pipe(integerParam, v.minValue(1, 'must be at least 1')), 1),
-    per_page: v.optional(perPageParam, DEFAULT_PER_PAGE),
-    cursor: v.optional(cursorTextParam),
-    // Without declared values `order` is not a parameter of the resource and is ignored.
-    order: options.order ? v.optional(oneOf(options.order.values), options.order.default) : v.optional(v.pipe(v.unknown(), v.transform(() => undefined))),
-    order_dir: v.optional(oneOf(['asc', 'desc'])),
-    root: v.optional(booleanParam, true),
-    created_at_from: v.optional(timeTextParam),
-    created_at_to: v.optional(timeTextParam),
-    fulltext: v.optional(v.string('is not a string')),
+    page: v.optional(v.pipe(integerParam, v.minValue(1, 'must be at least 1'), v.description('The page to answer.')), 1),
+    per_page: v.optional(v.pipe(perPageParam, v.description('Records per page.')), DEFAULT_PER_PAGE),
+    cursor: v.optional(v.pipe(cursorTextParam, v.description('Paging by cursor instead: `-1` starts at the newest record, then send `metadata.next_cursor`.'))),
+    // Without declared values `order` is not a parameter of the resource: the object drops it unread.
+    ...(options.order ? { order: v.optional(v.pipe(oneOf(options.order.values), v.description('The column to sort by.')), options.order.default) } : {}),
+    order_dir: v.optional(v.pipe(oneOf(['asc', 'desc']), v.description('The sort direction.'))),
+    root: v.optional(v.pipe(booleanParam, v.description('`false` answers the bare array, without root node and metadata.')), true),
+    created_at_from: v.optional(v.pipe(timeTextParam, v.description('Only records created at or after this time (`YYYY-MM-DD HH:MM:SS +ZZZZ`; without an offset, in `time_zone`).'))),
+    created_at_to: v.optional(v.pipe(timeTextParam, v.description('Only records created at or before this time.'))),
+    fulltext: v.optional(v.pipe(v.string('is not a string'), v.description('Only records with this text in their searchable columns.'))),
     time_zone: v.optional(
       v.pipe(
         v.string('is not a valid time zone'),
         v.transform((name) => resolveTimeZone(name) ?? ''),
         v.nonEmpty('is not a valid time zone'),
+        v.description('The zone of the times sent and shown, UTC by default (names: `GET /api/v1/collections/time_zone`).'),
       ),
     ),
     serializer: v.optional(
@@ -145,10 +149,11 @@ export function listParamsSchema(options: ListOptions): v.GenericSchema<unknown,
         v.string(),
         v.transform((name) => (name === '' ? undefined : name)),
         v.optional(options.serializers ? oneOf(options.serializers) : v.never('is not a serializer of this resource')),
+        v.description('Another shape of the records: `*_grid` ones have flat foreign keys.'),
       ),
     ),
-    format: v.optional(options.csv ? oneOf(['json', 'csv']) : oneOf(['json'])),
-    columns: v.optional(columnsParam(options.columns)),
+    format: v.optional(v.pipe(options.csv ? oneOf(['json', 'csv']) : oneOf(['json']), v.description('`csv` answers CSV, where the resource has it.'))),
+    columns: v.optional(v.pipe(columnsParam(options.columns), v.description('Only these columns, in this order (comma-separated or repeated).'))),
   };
   return v.object(entries) as unknown as v.GenericSchema<unknown, ListParams>;
 }

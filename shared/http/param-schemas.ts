@@ -4,7 +4,8 @@ import { INPUT_LIMITS } from './input-limits.js';
 /**
  * Parameter schemas shared by every endpoint. Form and query values arrive as strings, JSON as
  * typed values; each schema accepts both and outputs one type, with the reference's wording for
- * failures.
+ * failures. Schemas that check with code of their own carry a `v.metadata` entry saying what they
+ * accept in JSON Schema terms, which the OpenAPI document reads (shared/http/openapi/).
  */
 
 const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
@@ -23,6 +24,7 @@ export function parseBooleanWord(value: unknown): boolean | undefined {
 /** Accepts exactly 1, true, yes, on, 0, false, no, off (and JSON booleans). */
 export const booleanParam = v.pipe(
   v.custom<unknown>((value) => parseBooleanWord(value) !== undefined, 'is not a valid boolean (use 1, true, yes, on, 0, false, no or off)'),
+  v.metadata({ type: 'boolean', description: `Also ${[...TRUE_WORDS, ...FALSE_WORDS].join(', ')}.` }),
   v.transform((value) => parseBooleanWord(value) as boolean),
 );
 
@@ -36,6 +38,7 @@ export const integerParam = v.pipe(
       (typeof value === 'string' && INTEGER_TEXT.test(value.trim()) && Number.isSafeInteger(Number(value))),
     'is not an integer',
   ),
+  v.metadata({ type: 'integer' }),
   v.transform((value) => Number(value)),
 );
 
@@ -53,6 +56,7 @@ export const decimalParam = v.pipe(
     (value) => (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= 40 && DECIMAL_TEXT.test(value.trim())),
     'is not a number',
   ),
+  v.metadata({ type: 'number', minimum: -INPUT_LIMITS.numberMagnitude, maximum: INPUT_LIMITS.numberMagnitude }),
   v.transform((value) => Number(value)),
   v.check((value) => Math.abs(value) <= INPUT_LIMITS.numberMagnitude, `must be between -${INPUT_LIMITS.numberMagnitude} and ${INPUT_LIMITS.numberMagnitude}`),
 );
@@ -68,7 +72,7 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /** An absolute http(s) URL. */
-export const httpUrlParam = v.pipe(v.string('is not a valid URL'), v.trim(), v.check(isHttpUrl, 'is not a valid URL'));
+export const httpUrlParam = v.pipe(v.string('is not a valid URL'), v.trim(), v.check(isHttpUrl, 'is not a valid URL'), v.metadata({ format: 'uri' }));
 
 /** One of a fixed list of strings. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {

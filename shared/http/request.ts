@@ -26,6 +26,8 @@ export interface OperationRequest {
   now: Date;
   /** The absolute URL that was called (shared/http/request-url.ts). */
   url: string;
+  /** Request headers, names lower-cased. */
+  headers: Readonly<Record<string, string | undefined>>;
 }
 
 export type OperationResult =

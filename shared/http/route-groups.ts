@@ -48,6 +48,8 @@ export const routeGroups = {
     tableActions: [...AUTH, 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
     ports: ['events', 'telephony'],
   },
+  // No table: the document and the page are made from code, and nothing is authenticated.
+  docs: { description: 'The API describing itself: the OpenAPI document and the reference page', tableActions: [] },
 } as const satisfies Record<string, RouteGroupDefinition>;
 
 export type RouteGroup = keyof typeof routeGroups;

@@ -113,6 +113,11 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'GET', path: `${API}/secure/{secure_token}/calls/{uuid}/data`, group: 'calls', auth: 'secure_token', operation: 'calls.secureData' },
   { method: 'GET', path: `${API}/call_logs`, group: 'calls', auth: 'basic', operation: 'call_logs.list' },
   { method: 'GET', path: `${API}/charge_rollups`, group: 'calls', auth: 'basic', operation: 'charge_rollups.list' },
+  // The API describes itself: its OpenAPI document, a reference page over it and the page's scripts.
+  { method: 'GET', path: `${API}/openapi.json`, group: 'docs', auth: 'none', operation: 'docs.openapi' },
+  { method: 'GET', path: '/docs', group: 'docs', auth: 'none', operation: 'docs.page' },
+  { method: 'GET', path: '/docs/assets/{name}', group: 'docs', auth: 'none', operation: 'docs.asset' },
+  { method: 'GET', path: '/', group: 'docs', auth: 'none', operation: 'docs.home' },
 ];
 
 export const routes: readonly RouteDefinition[] = [...resources.flatMap(resourceRoutes), ...behaviourRoutes];

@@ -17,7 +17,7 @@ import { assertItemWithin } from '../db/item-limits.js';
 import { cursorKey, cursorPosition, nextCursor } from '../http/list-cursor.js';
 import { csvResponse, toCsv } from '../http/csv.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../http/errors.js';
-import { listParamsSchema, paginate, sortRecords, type ListParams } from '../http/list-params.js';
+import { paginate, sortRecords, type ListParams } from '../http/list-params.js';
 import type { Operation, OperationRequest, OperationResult, Params } from '../http/request.js';
 import { rowsWithinBudget } from '../http/response-budget.js';
 import { validate } from '../http/validation.js';
@@ -26,6 +26,7 @@ import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
 import { allColumns, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
 import { recordPredicate } from './list-conditions.js';
+import { resourceListSchema } from './list-schema.js';
 import { resourceByName } from './registry.js';
 import { pickColumns, serializeDefaults, serializeRecord, type AssociationValues, type SerializeOptions } from './serialize.js';
 
@@ -250,13 +251,7 @@ function timeOrError(text: string | undefined, timeZone: string): Date | undefin
  * names them.
  */
 export function crudOperations(resource: ResourceDefinition): Record<string, Operation> {
-  const listSchema = listParamsSchema({
-    columns: allColumns(resource),
-    order: resource.order,
-    serializers: resource.serializers,
-    csv: resource.csv,
-    filters: Object.fromEntries(Object.entries(resource.filters ?? {}).map(([name, filter]) => [name, filter.schema])),
-  });
+  const listSchema = resourceListSchema(resource);
 
   const operations: Record<CrudOperation, Operation> = {
     list: async (request) => {

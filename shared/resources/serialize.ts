@@ -24,7 +24,7 @@ export interface SerializeOptions {
  * Stored attributes that are times (ISO 8601 UTC in storage), shown with the zone's offset like
  * every time of the API (docs/decisions.md), not with the storage form's "Z".
  */
-const TIME_ATTRIBUTES = new Set([
+export const TIME_ATTRIBUTES: ReadonlySet<string> = new Set([
   'created_at',
   'updated_at',
   'deleted_at',

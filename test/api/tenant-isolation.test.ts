@@ -456,6 +456,32 @@ describe('every basic-auth route, called by another company', () => {
   }
 });
 
+/** Routes without credentials (`auth: 'none'`): nothing they answer may come from a company. */
+const publicRoutes = routes.filter((route) => route.auth === 'none');
+
+describe('every public route, called without credentials', () => {
+  /** The values their path parameters are called with: A's where A has one. */
+  const pathValues: Record<string, string> = {};
+  beforeAll(async () => {
+    pathValues.vanity_uri = a.made.inbound_webhooks![0]!.vanity_uri as string;
+    pathValues.name = /\/docs\/assets\/([\w.-]+)/.exec((await call(gateway, { path: '/docs' })).text)![1]!;
+  });
+
+  it('has a value for every path parameter (a new public route fails this until it has)', () => {
+    const names = publicRoutes.flatMap((route) => [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!));
+    expect(names.filter((name) => !(name in pathValues))).toEqual([]);
+  });
+
+  for (const route of publicRoutes) {
+    it(`${routeKey(route)} answers without showing anything of A`, async () => {
+      const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(pathValues[name] ?? ''));
+      const reply = await call(gateway, { method: route.method, path });
+      expect(reply.status, reply.text.slice(0, 300)).toBeLessThan(400);
+      expectNothingOfA(reply, routeKey(route));
+    });
+  }
+});
+
 describe('keyed state stays with its company', () => {
   it('counts rate limits per company even for webhooks of the same id', async () => {
     const [aHook, bHook] = [a.made.inbound_webhooks![0]!, b.made.inbound_webhooks![0]!];

@@ -52,6 +52,7 @@ function request(companyId: number, operation: string, params: Params, id?: numb
     requestId: 'test',
     now: new Date(),
       url: 'http://test/api/v1/gadgets',
+    headers: {},
 };
 }
 

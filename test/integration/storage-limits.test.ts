@@ -71,6 +71,7 @@ describe('the record budget of the CRUD engine', () => {
       requestId: 'test',
       now: new Date(),
       url: 'http://localhost/api/v1/budget_notes',
+      headers: {},
     };
   }
 

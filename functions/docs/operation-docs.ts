@@ -1,0 +1,222 @@
+import { CALL_COLUMNS } from '../../shared/calls/call-view.js';
+import { STAT_FIELDS } from '../../shared/calls/rollups.js';
+import { WEBHOOK_LOG_COLUMNS } from '../../shared/events/webhook-logs.js';
+import type { OperationDoc, RowsDoc } from '../../shared/http/openapi/operation-doc.js';
+import { serializerParams } from '../../shared/http/openapi/resource-operations.js';
+import { buyers } from '../../shared/resources/buyers.js';
+import { CORS_HEADERS } from '../../shared/routing/inbound.js';
+import { COLLECTION_TYPES, collectionSchema } from '../admin/collections.js';
+import { changesSchema } from '../calls/call-changes.js';
+import { callPageSchema, callListSchema } from '../calls/call-filters.js';
+import { callLogsSchema } from '../calls/call-logs.js';
+import { chargeRollupsSchema } from '../calls/charge-rollups.js';
+import { callEventsSchema } from '../calls/events.js';
+import { viewSchema } from '../calls/find-call.js';
+import { keyPressSchema } from '../calls/key-press.js';
+import { reportsSchema } from '../calls/reports.js';
+import { SECURE_COLUMNS } from '../calls/secure.js';
+import { statsSchema } from '../calls/stats.js';
+import { updateByCallerIdSchema } from '../calls/update-by-caller-id.js';
+import { suppressionListSchema } from '../contacts/blacklist-operations.js';
+import { LOG_COLUMNS, logListSchema } from '../inbound/logs.js';
+import { setActiveSchema } from '../integrations/set-active.js';
+import { searchSchema } from '../numbers/search.js';
+import { deleteByTargetUrlSchema } from '../subscriptions/delete-by-target-url.js';
+import { webhookLogListSchema, webhookLogShowSchema } from '../subscriptions/webhook-logs.js';
+
+/**
+ * The documentation of every operation of the route table that the resource engine does not
+ * serve, by operation name: a summary, the schema the operation validates with (imported from
+ * where it validates, never restated), its answer and the statuses of its own. A route added
+ * to the table without an entry here fails the document's tests.
+ */
+
+const call: RowsDoc = { name: 'Call', columns: CALL_COLUMNS };
+const callPath = { id: { description: "The call's id or uuid." } };
+const secureCall = { secure_token: { description: "The call's secure token (SIP header svc_secure_token)." }, uuid: { description: "The call's uuid (SIP header svc_uuid)." } };
+
+const partnerParams =
+  '`caller_id`, `traffic_source_id`, `auth_token` (when the webhook requires it) and any other parameters, which are tokens for the buyers\' filters (docs/ping-post.md).';
+const carrierParams = "The carrier's form fields (CallSid, From, To, CallStatus, DialCallStatus, ...), as Twilio sends them.";
+const twiml = { status: 200, description: 'TwiML for the carrier; a callback about no live call gets a neutral answer, never an error.', content: { 'text/xml': { type: 'string' } } } as const;
+const partnerAnswer = { type: 'object', properties: { success: { type: 'boolean' } }, description: 'The partner-facing answer (docs/ping-post.md).' } as const;
+const corsHeaders = Object.fromEntries(Object.keys(CORS_HEADERS).map((name) => [name, { description: 'CORS, for browser forms.', schema: { type: 'string' as const } }]));
+
+const voiceStep = (summary: string): OperationDoc => ({ summary, freeParams: carrierParams, response: twiml });
+
+export const operationDocs: Record<string, OperationDoc> = {
+  'subscriptions.deleteByTargetUrl': {
+    summary: 'Delete the subscriptions of a target URL',
+    description: 'Removes every subscription of the company posting to `target_url`; answers with the first one removed.',
+    params: deleteByTargetUrlSchema,
+    response: { record: 'subscription', rows: { resource: 'subscriptions' } },
+    errors: [404],
+  },
+  'integrations.setActive': {
+    summary: 'Switch an integration on or off',
+    params: setActiveSchema,
+    pathParams: { id: { description: "The integration's id." } },
+    response: { record: 'integration', rows: { resource: 'integrations' } },
+  },
+  'collections.show': {
+    summary: 'A value list for pickers',
+    params: collectionSchema,
+    pathParams: { type: { description: 'Which list.', schema: { type: 'string', enum: COLLECTION_TYPES } } },
+    response: { list: 'collection', rows: { name: 'CollectionItem', columns: ['name'] } },
+  },
+  'inbound_webhooks.ping': {
+    summary: 'Ping: which buyers would take this caller',
+    freeParams: partnerParams,
+    pathParams: { vanity_uri: { description: "The inbound webhook's vanity name." } },
+    response: { status: 200, description: 'The bid: eligible buyers and ping ids to post with.', content: { 'application/json': partnerAnswer } },
+    errors: [401, 422, 429],
+  },
+  'inbound_webhooks.post': {
+    summary: 'Post: reserve a tracking number for a pinged caller',
+    freeParams: `\`ping_id\` from the ping's answer, and ${partnerParams}`,
+    pathParams: { vanity_uri: { description: "The inbound webhook's vanity name." } },
+    response: { status: 200, description: 'The number to dial.', content: { 'application/json': partnerAnswer } },
+    errors: [401, 404, 410, 422],
+  },
+  'inbound_webhooks.preflight': {
+    summary: 'CORS preflight of ping and post',
+    pathParams: { vanity_uri: { description: "The inbound webhook's vanity name." } },
+    response: { status: 204, description: 'Browser forms may call ping and post.', headers: corsHeaders },
+  },
+  'voice.incoming': voiceStep('Carrier webhook: a call comes in'),
+  'voice.dial_action': voiceStep('Carrier webhook: a dial attempt ended'),
+  'voice.dial_status': voiceStep('Carrier webhook: status of a dialled leg'),
+  'voice.status': voiceStep('Carrier webhook: the call ended'),
+  'voice.whisper': voiceStep('Carrier webhook: the buyer answered (whisper)'),
+  'voice.whisper_result': voiceStep("Carrier webhook: the buyer's key press after the whisper"),
+  'inbound_webhook_logs.list': {
+    summary: 'List pings and posts',
+    description: 'Newest first, by cursor (`cursor=-1` or none starts at the newest); 30 days before `created_at_to` unless `created_at_from` is given.',
+    params: logListSchema,
+    response: { list: 'inbound_webhook_logs', rows: { name: 'InboundWebhookLog', columns: LOG_COLUMNS } },
+  },
+  'webhook_logs.list': {
+    summary: 'List webhook delivery attempts',
+    description: 'Every attempt of every subscription and outgoing webhook delivery, newest first, by cursor.',
+    params: webhookLogListSchema,
+    response: { list: 'webhook_logs', rows: { name: 'WebhookLog', columns: WEBHOOK_LOG_COLUMNS } },
+  },
+  'webhook_logs.show': {
+    summary: 'Show a webhook delivery attempt',
+    params: webhookLogShowSchema,
+    pathParams: { id: { description: "The attempt's id.", schema: { type: 'integer', minimum: 1 } } },
+    response: { record: 'webhook_log', rows: { name: 'WebhookLog', columns: WEBHOOK_LOG_COLUMNS } },
+  },
+  'contacts.callerBlock': {
+    summary: 'Blacklist a caller',
+    pathParams: { caller_id: { description: "The caller's phone number." } },
+    response: { record: 'contact', rows: { name: 'Contact', columns: ['caller_id', 'blocked', 'blocked_at'] } },
+    errors: [422],
+  },
+  'contacts.callerUnblock': {
+    summary: 'Take a caller off the blacklist',
+    pathParams: { caller_id: { description: "The caller's phone number." } },
+    response: { record: 'contact', rows: { name: 'Contact', columns: ['caller_id', 'blocked', 'blocked_at'] } },
+    errors: [422],
+  },
+  'contacts.suppressionList': {
+    summary: 'List blacklisted callers',
+    params: suppressionListSchema,
+    response: { list: 'contacts', rows: { name: 'Contact', columns: ['caller_id', 'blocked', 'blocked_at'] } },
+  },
+  'buyers.showByUserBuyerId': {
+    summary: 'Show a buyer by your own buyer id',
+    pathParams: { user_buyer_id: { description: "The buyer's `user_buyer_id`." } },
+    params: serializerParams(buyers),
+    response: { record: 'buyer', rows: { resource: 'buyers' } },
+  },
+  'phone_numbers.search': {
+    summary: 'Search numbers to buy',
+    description: 'Numbers the carrier offers that no company of this deployment holds.',
+    params: searchSchema,
+    response: { list: 'phone_numbers', rows: { name: 'AvailableNumber', columns: ['number'] } },
+  },
+  'calls.list': {
+    summary: 'List calls',
+    description: 'Newest first: by page, or by cursor (`cursor=-1` starts at the newest); 30 days before `created_at_to` unless `created_at_from` is given.',
+    params: callListSchema,
+    response: { list: 'calls', rows: call, csv: 'also' },
+  },
+  'calls.byCallerNumber': {
+    summary: "List a caller's calls",
+    params: callPageSchema,
+    pathParams: { caller_number: { description: "The caller's phone number, in any common format." } },
+    response: { list: 'calls', rows: call },
+  },
+  'calls.live': { summary: 'List calls in progress', params: callPageSchema, response: { list: 'calls', rows: call } },
+  'calls.reports': {
+    summary: 'Call statistics by category',
+    description: 'Over a time range (today by default), from hourly rollups.',
+    params: reportsSchema,
+    response: { list: 'reports', rows: { name: 'ReportRow', columns: ['category', 'value', 'name', ...STAT_FIELDS] } },
+  },
+  'calls.stats': {
+    summary: 'Call statistics by category and interval',
+    params: statsSchema,
+    response: { list: 'stats', rows: { name: 'StatsRow', columns: ['interval_start', 'category', 'value', 'name', ...STAT_FIELDS] } },
+  },
+  'calls.show': { summary: 'Show a call', params: viewSchema, pathParams: callPath, response: { record: 'call', rows: call } },
+  'calls.events': {
+    summary: "A call's events (advanced call analysis, charged)",
+    description: 'Everything that happened on the call, in order. Each answer for a call of the company is charged (`GET /api/v1/charge_rollups`).',
+    params: callEventsSchema,
+    pathParams: callPath,
+    response: { list: 'events', rows: { name: 'CallEvent', columns: ['position', 'at', 'type'] } },
+  },
+  'calls.update': {
+    summary: 'Change a call',
+    description: 'Contact fields, revenue, payout, conversions and `data`; at least one of them.',
+    params: changesSchema,
+    pathParams: callPath,
+    response: { record: 'call', rows: call },
+  },
+  'calls.updateByCallerId': {
+    summary: "Change a caller's newest call on an offer",
+    params: updateByCallerIdSchema,
+    pathParams: { caller_id: { description: "The caller's phone number." } },
+    response: { record: 'call', rows: call },
+  },
+  'calls.sendKeyPress': { summary: 'Record a key press on a call', params: keyPressSchema, response: { record: 'call', rows: call }, errors: [404] },
+  'calls.hangUp': { summary: 'Hang up a call', pathParams: callPath, response: { record: 'call', rows: call }, errors: [422] },
+  'calls.secureUpdate': {
+    summary: 'Change a call (secure token)',
+    params: changesSchema,
+    pathParams: secureCall,
+    response: { record: 'call', rows: { name: 'SecureCall', columns: SECURE_COLUMNS } },
+  },
+  'calls.secureHangUp': { summary: 'Hang up a call (secure token)', pathParams: secureCall, response: { record: 'call', rows: { name: 'SecureCall', columns: SECURE_COLUMNS } }, errors: [422] },
+  'calls.secureData': { summary: "A call's data (secure token)", pathParams: secureCall, response: { record: 'call', rows: { name: 'CallData', columns: ['uuid', 'data'] } } },
+  'call_logs.list': {
+    summary: 'List call log entries',
+    description: 'One row per timeline entry of the calls, newest first; with `call_id` or `uuid`, every entry of that call.',
+    params: callLogsSchema,
+    response: { list: 'call_logs', rows: { name: 'CallLogEntry', columns: ['call_id', 'call_uuid', 'position', 'created_at', 'type', 'details'] } },
+  },
+  'charge_rollups.list': {
+    summary: 'List charges per day',
+    params: chargeRollupsSchema,
+    response: { list: 'charge_rollups', rows: { name: 'ChargeRollup', columns: ['day', 'kind', 'count', 'amount', 'created_at', 'updated_at'] } },
+  },
+  'docs.openapi': {
+    summary: 'This OpenAPI document',
+    response: { status: 200, description: 'The OpenAPI 3.1 document of this deployment.', content: { 'application/json': { type: 'object' } } },
+  },
+  'docs.page': {
+    summary: 'The API reference page',
+    response: { status: 200, description: 'A page that renders this document (its scripts are served by `/docs/assets/`).', content: { 'text/html': { type: 'string' } } },
+  },
+  'docs.asset': {
+    summary: 'A script of the reference page',
+    pathParams: { name: { description: 'The file name, with a hash of its content (the page names it).' } },
+    response: { status: 200, description: 'The script; kept by caches for a year (its name changes with its content), gzipped when accepted.', content: { 'text/javascript': { type: 'string' } } },
+  },
+  'docs.home': {
+    summary: 'The service root',
+    response: { status: 302, description: 'Redirects to the reference page.', headers: { location: { description: 'The reference page: `/docs`.', schema: { type: 'string' } } } },
+  },
+};

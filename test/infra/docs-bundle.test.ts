@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { esbuildOptions, lambdaBundleFile } from '../../infra/constructs/bundling-options.js';
+import { buildApiEvent } from '../../shared/local/lambda-event.js';
+import { routes } from '../../shared/http/routes.js';
+
+/**
+ * The docs function as Lambda runs it: bundled with the stack's esbuild options, imported by a
+ * bare Node process (no node_modules within reach, AWS_LAMBDA_FUNCTION_NAME set as the Lambda
+ * runtime sets it). It must serve the page and the renderer's script from the bundle alone, the
+ * same bytes npm installed.
+ */
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const outDir = mkdtempSync(path.join(tmpdir(), 'apidoc-bundle-'));
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+const eventFor = (key: string, pathParameters: Record<string, string>) => {
+  const route = routes.find((candidate) => `${candidate.method} ${candidate.path}` === key)!;
+  const url = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => pathParameters[name]!);
+  return buildApiEvent({ method: route.method, url, headers: { host: 'bundle.test', 'accept-encoding': 'identity' }, body: Buffer.alloc(0), sourceIp: '127.0.0.1' }, route, pathParameters);
+};
+
+/** Runs in the child: the page, then the renderer script it names, through the bundled handler. */
+const CHILD = `
+const { handler } = await import(process.argv[1]);
+const context = { awsRequestId: 'bundle-test', functionName: 'docs', getRemainingTimeInMillis: () => 10000 };
+const page = await handler(JSON.parse(process.env.PAGE_EVENT), context);
+const name = /\\/docs\\/assets\\/(scalar-[0-9a-f]+\\.js)/.exec(page.body)[1];
+const event = JSON.parse(process.env.ASSET_EVENT);
+event.pathParameters = { name };
+event.rawPath = '/docs/assets/' + name;
+const asset = await handler(event, context);
+const { createHash } = await import('node:crypto');
+console.log(JSON.stringify({ page: page.statusCode, status: asset.statusCode, type: asset.headers['content-type'], sha256: createHash('sha256').update(asset.body).digest('hex') }));
+`;
+
+describe('the docs function bundle', () => {
+  it('serves the renderer script inlined into the bundle', async () => {
+    const outfile = path.join(outDir, lambdaBundleFile);
+    await build({ ...esbuildOptions(path.join(repoRoot, 'functions/docs/handler.ts'), outfile), logLevel: 'silent' });
+    expect(statSync(outfile).size).toBeGreaterThan(4_000_000);
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CHILD, outfile], {
+      cwd: outDir,
+      timeout: 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+      env: {
+        PATH: process.env.PATH,
+        AWS_LAMBDA_FUNCTION_NAME: 'docs',
+        TABLE_NAME: 'bundle-test',
+        PAGE_EVENT: JSON.stringify(eventFor('GET /docs', {})),
+        ASSET_EVENT: JSON.stringify(eventFor('GET /docs/assets/{name}', { name: 'placeholder' })),
+      },
+    });
+    const installed = readFileSync(path.join(repoRoot, 'node_modules/@scalar/api-reference/dist/browser/standalone.js'));
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({
+      page: 200,
+      status: 200,
+      type: 'text/javascript; charset=utf-8',
+      sha256: createHash('sha256').update(installed).digest('hex'),
+    });
+  }, 120_000);
+});
