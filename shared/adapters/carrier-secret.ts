@@ -12,8 +12,11 @@ import { traced } from '../observability/tracer.js';
  */
 export const CARRIER_SECRET_MAX_AGE_SECONDS = 300;
 
-/** Reads the token; rejects with a message naming the settings when neither is configured. */
-export type CarrierTokenSource = () => Promise<string>;
+/**
+ * Reads the token; rejects with a message naming the settings when neither is configured.
+ * `refresh` skips the cache (a signature that fails with the cached token may mean it was rotated).
+ */
+export type CarrierTokenSource = (options?: { refresh?: boolean }) => Promise<string>;
 
 export class CarrierTokenNotConfiguredError extends Error {
   constructor() {
@@ -29,11 +32,11 @@ export function carrierTokenConfigured(env: NodeJS.ProcessEnv = process.env): bo
 
 /** A token source over `env`; `secrets` caches what it reads (one provider per process in production). */
 export function carrierTokenSource(env: NodeJS.ProcessEnv = process.env, secrets: () => SecretsProvider = processSecrets): CarrierTokenSource {
-  return async () => {
+  return async (options = {}) => {
     if (env.TWILIO_AUTH_TOKEN) return env.TWILIO_AUTH_TOKEN;
     const secretId = env.TWILIO_AUTH_TOKEN_SECRET;
     if (!secretId) throw new CarrierTokenNotConfiguredError();
-    const token = await secrets().get(secretId, { maxAge: CARRIER_SECRET_MAX_AGE_SECONDS });
+    const token = await secrets().get(secretId, { maxAge: CARRIER_SECRET_MAX_AGE_SECONDS, forceFetch: options.refresh === true });
     if (typeof token !== 'string' || !token.trim()) throw new Error(`The secret ${secretId} (TWILIO_AUTH_TOKEN_SECRET) holds no plain-text carrier auth token`);
     return token.trim();
   };
@@ -52,6 +55,11 @@ function processSecrets(): SecretsProvider {
 }
 
 /** The carrier auth token of this process, from the environment as it is now. */
-export function carrierAuthToken(): Promise<string> {
-  return carrierTokenSource(process.env)();
+export function carrierAuthToken(options?: { refresh?: boolean }): Promise<string> {
+  return carrierTokenSource(process.env)(options);
+}
+
+/** Is the token read from Secrets Manager (so re-reading it can find a rotated one)? */
+export function carrierTokenFromSecret(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !env.TWILIO_AUTH_TOKEN && Boolean(env.TWILIO_AUTH_TOKEN_SECRET);
 }

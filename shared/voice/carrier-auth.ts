@@ -1,4 +1,4 @@
-import { carrierAuthToken, carrierTokenConfigured } from '../adapters/carrier-secret.js';
+import { carrierAuthToken, carrierTokenConfigured, carrierTokenFromSecret } from '../adapters/carrier-secret.js';
 import type { ApiEvent, Params } from '../http/request.js';
 import { requestUrl } from '../http/request-url.js';
 import { validTwilioSignature } from './twilio-signature.js';
@@ -21,7 +21,23 @@ function postedFields(event: ApiEvent, params: Params): Record<string, string> {
   return fields;
 }
 
+/**
+ * After the carrier's token is rotated, the cached one fails every signature until the cache
+ * expires (5 minutes of refused calls). So a signature that fails with the cached token is
+ * checked once more against the secret read afresh; at most one such read per
+ * FRESH_READ_INTERVAL_MS per instance, so forged requests cannot flood Secrets Manager.
+ */
+export const FRESH_READ_INTERVAL_MS = 30_000;
+let lastFreshRead = Number.NEGATIVE_INFINITY;
+
 export async function validCarrierSignature(event: ApiEvent, params: Params): Promise<boolean> {
   if (!carrierTokenConfigured()) return false;
-  return validTwilioSignature(await carrierAuthToken(), requestUrl(event), postedFields(event, params), event.headers['x-twilio-signature']);
+  const url = requestUrl(event);
+  const fields = postedFields(event, params);
+  const signature = event.headers['x-twilio-signature'];
+  if (validTwilioSignature(await carrierAuthToken(), url, fields, signature)) return true;
+  const now = Date.now();
+  if (!carrierTokenFromSecret() || now - lastFreshRead < FRESH_READ_INTERVAL_MS) return false;
+  lastFreshRead = now;
+  return validTwilioSignature(await carrierAuthToken({ refresh: true }), url, fields, signature);
 }

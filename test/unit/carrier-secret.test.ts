@@ -114,10 +114,34 @@ describe('the voice webhook signature check', () => {
     secretsManager.on(GetSecretValueCommand).resolves({ SecretString: 'carrier-token' });
     const good = signedEvent('carrier-token');
     expect(await validCarrierSignature(good.event, good.fields)).toBe(true);
-    const forged = signedEvent('another-token');
-    expect(await validCarrierSignature(forged.event, forged.fields)).toBe(false);
     await expect(carrierAuthToken()).resolves.toBe('carrier-token');
     expect(secretsManager.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input)).toEqual([{ SecretId: `${SECRET_ID}-signature` }]);
+  });
+
+  it('after a rotation, reads the secret afresh once when the cached token fails, at most once per 30 s', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-22T10:00:00Z'));
+    delete process.env.TWILIO_AUTH_TOKEN;
+    process.env.TWILIO_AUTH_TOKEN_SECRET = `${SECRET_ID}-rotation`;
+    secretsManager.on(GetSecretValueCommand).resolvesOnce({ SecretString: 'old-token' }).resolves({ SecretString: 'new-token' });
+    const before = signedEvent('old-token');
+    expect(await validCarrierSignature(before.event, before.fields)).toBe(true);
+    // The carrier now signs with the rotated token: the cached one fails, the fresh read passes.
+    const after = signedEvent('new-token');
+    expect(await validCarrierSignature(after.event, after.fields)).toBe(true);
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(2);
+    // Forged requests right after cause no further reads...
+    const forged = signedEvent('forged-token');
+    expect(await validCarrierSignature(forged.event, forged.fields)).toBe(false);
+    expect(await validCarrierSignature(forged.event, forged.fields)).toBe(false);
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(2);
+    // ...and the new token is what the cache holds now.
+    expect(await validCarrierSignature(after.event, after.fields)).toBe(true);
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(2);
+    // 30 s later a failing signature may read once more.
+    vi.setSystemTime(new Date(Date.parse('2026-11-22T10:00:31Z')));
+    expect(await validCarrierSignature(forged.event, forged.fields)).toBe(false);
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(3);
   });
 
   it('refuses every request when no token is configured', async () => {
