@@ -17,6 +17,13 @@ export default {
     'shared/calls/conversions.ts',
     'shared/http/cursor.ts',
     'shared/db/keys.ts',
+    'shared/events/retry-schedule.ts',
+    'shared/events/trigger-fields.ts',
+    'shared/events/fire-status.ts',
+    'shared/events/payload.ts',
+    'shared/events/webhook-tokens.ts',
+    'shared/events/templates.ts',
+    'shared/events/outbound/address-policy.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machine is shared: two workers at most.

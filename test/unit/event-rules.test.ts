@@ -119,3 +119,61 @@ describe('a manual fire status', () => {
     expect(fireStatus({ url_count: 2, delivered_count: 1, failed_count: 1 })).toBe('partly_delivered');
   });
 });
+
+describe('trigger_fields, the edges', () => {
+  it('reads ids given as digit strings, and nothing else, as ids', () => {
+    expect(matchesTriggerFields({ offer_id: 3 }, { offer_id: '3' })).toBe(true);
+    for (const text of ['3x', 'x3', ' 3', '', '3.0']) expect(matchesTriggerFields({ offer_id: 3 }, { offer_id: text }), text).toBe(false);
+    expect(matchesTriggerFields({ offer_id: 3 }, { offer_id: true })).toBe(false);
+  });
+
+  it('ignores fields whose wanted value is null or absent, and a filter that is not a hash', () => {
+    expect(matchesTriggerFields({ offer_id: null, buyer_id: undefined }, { offer_id: 5 })).toBe(true);
+    expect(matchesTriggerFields([{ offer_id: 1 }], { offer_id: 5 })).toBe(true);
+    expect(matchesTriggerFields('offer_id=1', { offer_id: 5 })).toBe(true);
+  });
+
+  it('counts a flag as set only when it is true, so an absent or text flag is false', () => {
+    expect(matchesTriggerFields({ has_recording: true }, { has_recording: 'true' })).toBe(false);
+    expect(matchesTriggerFields({ has_recording: false }, {})).toBe(true);
+    expect(matchesTriggerFields({ buyer_converted: true }, { buyer_converted: 1 })).toBe(false);
+    expect(matchesTriggerFields({ either_converted: true }, { offer_converted: true })).toBe(true);
+  });
+});
+
+describe('webhook tokens, the edges', () => {
+  it('takes data tokens only from a hash, and scalar fields only', () => {
+    expect(webhookTokens('call_ended', 'e', { id: 1, data: ['a', 'b'] })).not.toHaveProperty('0');
+    expect(webhookTokens('call_ended', 'e', { id: 1, data: null })).toMatchObject({ id: 1, data: null });
+    const tokens = webhookTokens('call_ended', 'e', { id: 1, caller_number: null, answered: false, nested: { a: 1 }, data: { zip: '94107' } });
+    expect(tokens).toMatchObject({ caller_number: null, answered: false, zip: '94107' });
+    expect(tokens).not.toHaveProperty('nested');
+  });
+
+  it('names the object id by the event\'s object, and a call without an event', () => {
+    expect(webhookTokens('new_lead', 'e', { id: 7 })).toMatchObject({ lead_id: 7 });
+    expect(webhookTokens(null, null, { id: 8 })).toMatchObject({ call_id: 8, event: null, event_id: null });
+    expect(webhookTokens('call_ended', 'e', {})).toMatchObject({ call_id: null });
+  });
+});
+
+describe('the retry schedule, the edges', () => {
+  it('trims each delay, allows 20 of them and delays of exactly 12 hours', () => {
+    expect(parseRetrySchedule(' 5s , 5m ')).toEqual([5, 300]);
+    expect(parseRetrySchedule(Array(20).fill('1s').join(','))).toHaveLength(20);
+    expect(parseRetrySchedule('12h')).toEqual([43200]);
+    expect(parseDuration(' 90 ')).toBe(90);
+  });
+
+  it('follows WEBHOOK_RETRY_SCHEDULE when set', () => {
+    expect(retryPolicyFromEnv({ WEBHOOK_RETRY_SCHEDULE: '1m' }).delays).toEqual([60]);
+    expect(retryPolicyFromEnv({ WEBHOOK_DISABLE_AFTER: '2h' }).disableAfterSeconds).toBe(7200);
+  });
+
+  it('disables exactly when the failing has lasted the whole period', () => {
+    const policy = retryPolicyFromEnv({ WEBHOOK_DISABLE_AFTER: '1h' });
+    const since = new Date('2026-11-22T10:00:00Z');
+    expect(shouldDisable(policy, since, true, new Date('2026-11-22T11:00:00Z'))).toBe(true);
+    expect(shouldDisable(policy, since, true, new Date('2026-11-22T10:59:59.999Z'))).toBe(false);
+  });
+});
