@@ -38,21 +38,24 @@ function urlCount(webhooks: readonly Record<string, unknown>[]): number {
   return webhooks.reduce((sum, webhook) => sum + (Array.isArray(webhook.outgoing_url_ids) ? webhook.outgoing_url_ids.length : 0), 0);
 }
 
+/**
+ * What prepareCreate read for a request (the webhooks and the object), kept for its messages
+ * hook: the engine passes both hooks the same context, so the fire's reads happen once.
+ */
+const plans = new WeakMap<HookContext, { webhooks: Record<string, unknown>[]; object: Record<string, unknown> }>();
+
 /** Checks what the fire names before anything is written, and stores how many URLs it sends. */
 export async function prepareCreate(context: HookContext, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const [webhooks] = await Promise.all([webhooksToFire(context.companyId, fields), objectOf(context.companyId, fields)]);
-  return { ...fields, url_count: urlCount(webhooks), outgoing_webhook_ids_fired: webhooks.map((webhook) => webhook.id) };
+  const [webhooks, object] = await Promise.all([webhooksToFire(context.companyId, fields), objectOf(context.companyId, fields)]);
+  plans.set(context, { webhooks, object });
+  return { ...fields, url_count: urlCount(webhooks) };
 }
 
 export async function messages(context: HookContext, change: { after: Record<string, unknown> }): Promise<QueueMessage[]> {
   const fire = change.after;
-  const ids = Array.isArray(fire.outgoing_webhook_ids_fired) ? (fire.outgoing_webhook_ids_fired as number[]) : [];
-  const [webhooks, object] = await Promise.all([
-    Promise.all(ids.map((id) => getRecord(context.companyId, 'outgoing_webhooks', id))),
-    objectOf(context.companyId, fire),
-  ]);
-  return webhooks.flatMap((webhook) =>
-    webhook ? webhookMessages(context.companyId, webhook, { key: `fire${String(fire.id)}`, event: null, eventId: null, fireId: Number(fire.id), object }) : [],
+  const plan = plans.get(context);
+  if (!plan) throw new Error('webhook_manual_fires: messages before prepareCreate');
+  return plan.webhooks.flatMap((webhook) =>
+    webhookMessages(context.companyId, webhook, { key: `fire${String(fire.id)}`, event: null, eventId: null, fireId: Number(fire.id), object: plan.object }),
   );
 }
-
