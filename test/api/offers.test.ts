@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
+import { call, useGateway } from '../fixtures/gateway.js';
 import { COMMON_COLUMNS } from '../fixtures/reference.js';
-import { expect422 } from '../fixtures/envelope.js';
+import { expect422, recordOf } from '../fixtures/envelope.js';
 
 /**
  * Offers and traffic sources through the local gateway: the six operations, the envelope, the
@@ -42,14 +42,6 @@ async function create(kind: Kind, owner: TestCompany, fields: Record<string, unk
   return reply.body[kind.root] as Record<string, any>;
 }
 
-function expectRecordEnvelope(reply: ApiReply, root: string): Record<string, any> {
-  expect(reply.status, reply.text).toBe(200);
-  expect(reply.body.status).toBe(200);
-  expect(reply.body.errors).toEqual({});
-  expect(reply.body.metadata).toEqual({ root });
-  expect(reply.body.checksum).toMatch(/^[0-9a-f]{32}$/);
-  return reply.body[root] as Record<string, any>;
-}
 
 async function count(kind: Kind, owner: TestCompany): Promise<number> {
   const reply = await call(gateway, { path: kind.path, authorization: owner.authorization });
@@ -65,7 +57,7 @@ describe.each([OFFERS, TRAFFIC_SOURCES])('$plural: the six operations', (kind) =
       authorization: company.authorization,
       json: { name: '  Solar leads  ', description: 'Rooftop solar', time_zone: 'Europe/Berlin' },
     });
-    const record = expectRecordEnvelope(reply, kind.root);
+    const record = recordOf(reply, kind.root);
     expect(Object.keys(record).sort()).toEqual([...kind.columns].sort());
     expect(record).toMatchObject({
       id: 1,
@@ -95,12 +87,12 @@ describe.each([OFFERS, TRAFFIC_SOURCES])('$plural: the six operations', (kind) =
 
   it('accepts the fields wrapped in the root node', async () => {
     const reply = await call(gateway, { method: 'POST', path: kind.path, authorization: company.authorization, json: { [kind.root]: { name: 'Wrapped' } } });
-    expect(expectRecordEnvelope(reply, kind.root).name).toBe('Wrapped');
+    expect(recordOf(reply, kind.root).name).toBe('Wrapped');
   });
 
   it('accepts a form-encoded body', async () => {
     const reply = await call(gateway, { method: 'POST', path: kind.path, authorization: company.authorization, form: 'name=Form+offer&time_zone=America%2FChicago' });
-    expect(expectRecordEnvelope(reply, kind.root)).toMatchObject({ name: 'Form offer', time_zone: 'America/Chicago' });
+    expect(recordOf(reply, kind.root)).toMatchObject({ name: 'Form offer', time_zone: 'America/Chicago' });
   });
 
   it('requires a name and writes nothing without one', async () => {
@@ -132,7 +124,7 @@ describe.each([OFFERS, TRAFFIC_SOURCES])('$plural: the six operations', (kind) =
 
   it('new returns the defaults with every column and persists nothing', async () => {
     const reply = await call(gateway, { path: `${kind.path}/new`, authorization: company.authorization });
-    const record = expectRecordEnvelope(reply, kind.root);
+    const record = recordOf(reply, kind.root);
     expect(Object.keys(record).sort()).toEqual([...kind.columns].sort());
     expect(record).toMatchObject({ id: null, uuid: null, type: kind.type, name: null, description: null, time_zone: 'UTC', created_at: null });
     expect(await count(kind, company)).toBe(0);
@@ -140,7 +132,7 @@ describe.each([OFFERS, TRAFFIC_SOURCES])('$plural: the six operations', (kind) =
 
   it('new prefills the fields it is given and validates them', async () => {
     const reply = await call(gateway, { path: `${kind.path}/new?name=Prefilled&time_zone=${encodeURIComponent('Central Time (US & Canada)')}`, authorization: company.authorization });
-    expect(expectRecordEnvelope(reply, kind.root)).toMatchObject({ id: null, name: 'Prefilled', time_zone: 'America/Chicago' });
+    expect(recordOf(reply, kind.root)).toMatchObject({ id: null, name: 'Prefilled', time_zone: 'America/Chicago' });
     expect422(await call(gateway, { path: `${kind.path}/new?time_zone=Mars%2FBase`, authorization: company.authorization }), { time_zone: ['is not a valid time zone'] });
     expect(await count(kind, company)).toBe(0);
   });
@@ -148,13 +140,13 @@ describe.each([OFFERS, TRAFFIC_SOURCES])('$plural: the six operations', (kind) =
   it('shows the record as it was created', async () => {
     const created = await create(kind, company, { description: 'd' });
     const reply = await call(gateway, { path: `${kind.path}/${created.id}`, authorization: company.authorization });
-    expect(expectRecordEnvelope(reply, kind.root)).toEqual(created);
+    expect(recordOf(reply, kind.root)).toEqual(created);
   });
 
   it('updates only the fields sent', async () => {
     const created = await create(kind, company, { description: 'Before', time_zone: 'Europe/Berlin' });
     const reply = await call(gateway, { method: 'PUT', path: `${kind.path}/${created.id}`, authorization: company.authorization, json: { name: 'Renamed' } });
-    const updated = expectRecordEnvelope(reply, kind.root);
+    const updated = recordOf(reply, kind.root);
     expect(updated).toEqual({
       ...created,
       name: 'Renamed',
@@ -170,7 +162,7 @@ describe.each([OFFERS, TRAFFIC_SOURCES])('$plural: the six operations', (kind) =
   it('blanks the description with null and refuses a blank name on update', async () => {
     const created = await create(kind, company, { description: 'Before' });
     const blanked = await call(gateway, { method: 'PUT', path: `${kind.path}/${created.id}`, authorization: company.authorization, json: { description: null } });
-    expect(expectRecordEnvelope(blanked, kind.root).description).toBeNull();
+    expect(recordOf(blanked, kind.root).description).toBeNull();
     expect422(await call(gateway, { method: 'PUT', path: `${kind.path}/${created.id}`, authorization: company.authorization, json: { name: '' } }), { name: ["can't be blank"] });
     const shown = await call(gateway, { path: `${kind.path}/${created.id}`, authorization: company.authorization });
     expect(shown.body[kind.root].name).toBe(created.name);
@@ -193,7 +185,7 @@ describe.each([OFFERS, TRAFFIC_SOURCES])('$plural: the six operations', (kind) =
   it('deletes a record and answers with it', async () => {
     const created = await create(kind, company);
     const reply = await call(gateway, { method: 'DELETE', path: `${kind.path}/${created.id}`, authorization: company.authorization });
-    expect(expectRecordEnvelope(reply, kind.root)).toEqual(created);
+    expect(recordOf(reply, kind.root)).toEqual(created);
     expect((await call(gateway, { path: `${kind.path}/${created.id}`, authorization: company.authorization })).status).toBe(404);
     expect((await call(gateway, { method: 'DELETE', path: `${kind.path}/${created.id}`, authorization: company.authorization })).status).toBe(404);
     expect(await count(kind, company)).toBe(0);
@@ -267,12 +259,12 @@ describe('offer tokens', () => {
       authorization: company.authorization,
       json: { name: 'Renamed', lead_token: 'b'.repeat(32), offer_token: 'c'.repeat(32) },
     });
-    const updated = expectRecordEnvelope(reply, 'offer');
+    const updated = recordOf(reply, 'offer');
     expect(updated.name).toBe('Renamed');
     expect(updated.lead_token).toBe(offer.lead_token);
     expect(updated.offer_token).toBe(offer.offer_token);
     const tokensOnly = await call(gateway, { method: 'PUT', path: `/api/v1/offers/${offer.id}`, authorization: company.authorization, json: { lead_token: 'd'.repeat(32) } });
-    expect(expectRecordEnvelope(tokensOnly, 'offer').lead_token).toBe(offer.lead_token);
+    expect(recordOf(tokensOnly, 'offer').lead_token).toBe(offer.lead_token);
   });
 
   it('shows no tokens on new', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKey, routes, type RouteDefinition } from '../../shared/http/routes.js';
 import { clock } from '../../shared/adapters/clock.js';
+import { webhookAttempt } from '../fixtures/events.js';
 import { recordWebhookAttempt, type WebhookAttempt } from '../../shared/events/webhook-logs.js';
 import { simulateCall, type SimulationResult } from '../../shared/local/call-simulator.js';
 import { resources } from '../../shared/resources/registry.js';
@@ -105,27 +106,14 @@ const callInto = (world: World, from: string, talk = 60) =>
   simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from, to: world.made.phone_numbers![0]!.number, buyers: [{ answer: true, answerAfter: 1, talk }] });
 
 /** A delivery attempt of the world's first subscription, to its own URL. */
-const logEntry = (world: World): WebhookAttempt => ({
-  kind: 'subscription',
-  event: 'new_call',
-  event_id: null,
-  subscription_id: world.made.subscriptions![0]!.id,
-  outgoing_webhook_id: null,
-  outgoing_webhook_url_id: null,
-  webhook_manual_fire_id: null,
-  call_id: null,
-  lead_id: null,
-  http_method: 'POST',
-  target_url: world.made.subscriptions![0]!.target_url,
-  attempt: 1,
-  max_attempts: 1,
-  success: true,
-  status_code: 200,
-  duration_ms: 5,
-  response_excerpt: `${world.mark} ok`,
-  error: null,
-  next_attempt_at: null,
-});
+const logEntry = (world: World): WebhookAttempt =>
+  webhookAttempt({
+    subscription_id: world.made.subscriptions![0]!.id,
+    target_url: world.made.subscriptions![0]!.target_url,
+    max_attempts: 1,
+    duration_ms: 5,
+    response_excerpt: `${world.mark} ok`,
+  });
 const aLogIds: number[] = [];
 let bLogId = 0;
 

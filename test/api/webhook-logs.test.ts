@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.js';
 import { dayOfId } from '../../shared/db/day-records.js';
 import { keys, padId } from '../../shared/db/keys.js';
+import { webhookAttempt } from '../fixtures/events.js';
 import { recordWebhookAttempt, WEBHOOK_LOG_RETENTION_DAYS, type WebhookAttempt } from '../../shared/events/webhook-logs.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
@@ -51,27 +52,7 @@ const COLUMNS = [
   'next_attempt_at',
 ];
 
-const BASE: WebhookAttempt = {
-  kind: 'subscription',
-  event: 'new_call',
-  event_id: null,
-  subscription_id: null,
-  outgoing_webhook_id: null,
-  outgoing_webhook_url_id: null,
-  webhook_manual_fire_id: null,
-  call_id: null,
-  lead_id: null,
-  http_method: 'POST',
-  target_url: 'https://hooks.example.com/calls',
-  attempt: 1,
-  max_attempts: 5,
-  success: true,
-  status_code: 200,
-  duration_ms: 42,
-  response_excerpt: 'ok',
-  error: null,
-  next_attempt_at: null,
-};
+const BASE: WebhookAttempt = webhookAttempt();
 
 /** What each seeded entry is, by name; `time` is when it was attempted. */
 const SEED: Record<string, { time: Date; fields: Partial<WebhookAttempt> }> = {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
+import { listThrough } from '../fixtures/records.js';
 import { COMMON_COLUMNS } from '../fixtures/reference.js';
 import { expect404, expect405, expect422, recordOf } from '../fixtures/envelope.js';
 
@@ -20,12 +21,7 @@ beforeEach(async () => {
 
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
 
-async function listOf(path: string, plural: string, owner: TestCompany = company): Promise<Record<string, any>[]> {
-  const reply = await call(gateway, { path, authorization: owner.authorization });
-  expect(reply.status, reply.text).toBe(200);
-  expect(reply.body.metadata.root).toBe(plural);
-  return reply.body[plural] as Record<string, any>[];
-}
+const listOf = (path: string, plural: string, owner: TestCompany = company) => listThrough(gateway, owner, path, plural);
 
 describe('webhook manual fires', () => {
   const PATH = '/api/v1/webhook_manual_fires';

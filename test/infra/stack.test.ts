@@ -1,42 +1,18 @@
-import { App, type CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { lambdaBundling } from '../../infra/constructs/bundling-options.js';
-import { CallTrackingStack } from '../../infra/stack.js';
+import { synth, type CfnResource } from './support.js';
 import { SWEEPER_TABLE_ACTIONS } from '../../infra/constructs/stale-call-sweeper.js';
 import { DELIVERY_TABLE_ACTIONS, OUTBOX_SWEEPER_TABLE_ACTIONS } from '../../infra/constructs/event-delivery.js';
 import { SWEEP_INTERVAL_MINUTES } from '../../shared/calls/stale-calls.js';
 import { tableDesign } from '../../shared/db/table-design.js';
 import { type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
 
-/** The parts of a synthesized CloudFormation resource these tests read. */
-interface CfnResource {
-  Type: string;
-  Properties: Record<string, unknown>;
-  DeletionPolicy?: string;
-}
-
-interface PolicyStatement {
-  Effect: string;
-  Action: string | string[];
-  Resource: unknown;
-}
-
-// An empty bundling-stacks list makes NodejsFunction skip esbuild, so synth takes milliseconds.
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-const stack = new CallTrackingStack(app, 'CallTrackingService');
-const template = Template.fromStack(stack);
+// The stack as the other infra tests synthesize it (test/infra/support.ts), without bundling.
+const { stack, template, resourcesOfType, logicalIdOf, statementsOf } = synth({}, 'CallTrackingService');
 
 const groups = Object.keys(routeGroups) as RouteGroup[];
-
-function resourcesOfType(type: string): Record<string, CfnResource> {
-  return template.findResources(type) as Record<string, CfnResource>;
-}
-
-function logicalIdOf(construct: { node: { defaultChild?: unknown } }): string {
-  return stack.getLogicalId(construct.node.defaultChild as CfnElement);
-}
 
 const apiRoutes = Object.values(resourcesOfType('AWS::ApiGatewayV2::Route'));
 const integrations = resourcesOfType('AWS::ApiGatewayV2::Integration');
@@ -50,18 +26,6 @@ function functionBehindRoute(key: string): string | undefined {
   const integration = integrationId ? integrations[integrationId] : undefined;
   const uri = integration?.Properties.IntegrationUri as { 'Fn::GetAtt': [string, string] } | undefined;
   return uri?.['Fn::GetAtt'][0];
-}
-
-/** Every statement in the IAM policies (attached or inline) of a function's execution role. */
-function statementsOf(fn: IFunction): PolicyStatement[] {
-  if (!fn.role) throw new Error('function has no role');
-  const roleId = logicalIdOf(fn.role);
-  const role = resourcesOfType('AWS::IAM::Role')[roleId];
-  const inline = (role?.Properties.Policies ?? []) as { PolicyDocument: { Statement: PolicyStatement[] } }[];
-  const attached = Object.values(resourcesOfType('AWS::IAM::Policy'))
-    .filter((policy) => (policy.Properties.Roles as { Ref?: string }[]).some((ref) => ref.Ref === roleId))
-    .map((policy) => policy.Properties as { PolicyDocument: { Statement: PolicyStatement[] } });
-  return [...inline, ...attached].flatMap((policy) => policy.PolicyDocument.Statement);
 }
 
 function actionsOf(fn: IFunction): string[] {
@@ -209,20 +173,11 @@ describe('functions', () => {
   });
 
   it('gives the carrier functions the account from context and the auth token\'s secret name, never the token', () => {
-    const configured = new App({
-      context: {
-        'aws:cdk:bundling-stacks': [],
-        twilioAccountSid: 'AC00000000000000000000000000000000',
-        twilioAuthTokenSecret: 'call-tracking/twilio-auth-token',
-        twilioApiBase: 'https://carrier.example.test',
-      },
-    });
-    const configuredStack = new CallTrackingStack(configured, 'CallTrackingService');
-    const configuredFunctions = Template.fromStack(configuredStack).findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
-    const variablesOf = (group: RouteGroup) =>
-      (configuredFunctions[configuredStack.getLogicalId(configuredStack.api.groupFunctions[group].node.defaultChild as CfnElement)]?.Properties.Environment as {
-        Variables: Record<string, unknown>;
-      }).Variables;
+    const configured = synth(
+      { twilioAccountSid: 'AC00000000000000000000000000000000', twilioAuthTokenSecret: 'call-tracking/twilio-auth-token', twilioApiBase: 'https://carrier.example.test' },
+      'CallTrackingService',
+    );
+    const variablesOf = (group: RouteGroup) => configured.variablesOf(configured.stack.api.groupFunctions[group]);
     expect(variablesOf('numbers')).toMatchObject({
       NUMBER_PROVIDER: 'twilio',
       TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000000',
@@ -240,7 +195,7 @@ describe('functions', () => {
       }
     }
     // Nowhere in the template: no dynamic reference resolved into an environment at deploy time.
-    expect(JSON.stringify(Template.fromStack(configuredStack).toJSON())).not.toContain('resolve:secretsmanager');
+    expect(JSON.stringify(configured.template.toJSON())).not.toContain('resolve:secretsmanager');
   });
 
   it.each(groups)('wires the events port of %s to the queue only when the group declares it', (group) => {
@@ -274,13 +229,11 @@ describe('functions', () => {
   });
 
   it('follows a retry schedule from context, refusing a malformed one at synth', () => {
-    const configured = new CallTrackingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], webhookRetrySchedule: '1m,1h', webhookAllowedCidrs: '203.0.113.0/24' } }), 'CallTrackingService');
-    const configuredTemplate = Template.fromStack(configured);
-    const queue = (configuredTemplate.findResources('AWS::SQS::Queue') as Record<string, CfnResource>)[configured.getLogicalId(configured.events.queue.node.defaultChild as CfnElement)];
+    const configured = synth({ webhookRetrySchedule: '1m,1h', webhookAllowedCidrs: '203.0.113.0/24' }, 'CallTrackingService');
+    const queue = configured.resourcesOfType('AWS::SQS::Queue')[configured.logicalIdOf(configured.stack.events.queue)];
     expect((queue?.Properties.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(3);
-    const delivery = (configuredTemplate.findResources('AWS::Lambda::Function') as Record<string, CfnResource>)[configured.getLogicalId(configured.delivery.function.node.defaultChild as CfnElement)];
-    expect((delivery?.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({ WEBHOOK_RETRY_SCHEDULE: '1m,1h', WEBHOOK_ALLOWED_CIDRS: '203.0.113.0/24' });
-    expect(() => new CallTrackingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], webhookRetrySchedule: '1 day' } }), 'Broken')).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(configured.variablesOf(configured.stack.delivery.function)).toMatchObject({ WEBHOOK_RETRY_SCHEDULE: '1m,1h', WEBHOOK_ALLOWED_CIDRS: '203.0.113.0/24' });
+    expect(() => synth({ webhookRetrySchedule: '1 day' }, 'Broken')).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
 
   it('gives the fallback function no table access', () => {
