@@ -15,5 +15,7 @@ export const handlerModules: Record<RouteGroup, () => Promise<{ handler: (event:
   buyers: () => import('./buyers/handler.js'),
   numbers: () => import('./numbers/handler.js'),
   calls: () => import('./calls/handler.js'),
+  leads: () => import('./leads/handler.js'),
+  schedules: () => import('./schedules/handler.js'),
   docs: () => import('./docs/handler.js'),
 };

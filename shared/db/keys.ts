@@ -55,6 +55,15 @@ export const keys = {
   liveCalls: (companyId: number): string => `${companyPrefix(companyId)}#live_calls`,
   callsOfCaller: (companyId: number, caller: string): string => `${companyPrefix(companyId)}#calls_of#${caller}`,
 
+  /**
+   * Index keys of a lead (shared/leads/lead-store.ts): gsi2 lists a contact's leads (caller
+   * number, else `email:<address>`), sort key `<owner>#<padded id>` with owner `o<offer id>` or
+   * `s<schedule id>`, so one Query finds the newest lead of a token and caller; gsi1 (sparse)
+   * lists a company's active leads waiting for a step, by due time, for the overdue-step sweeper.
+   */
+  leadsOfContact: (companyId: number, contact: string): string => `${companyPrefix(companyId)}#leads_of#${contact}`,
+  leadsWaiting: (companyId: number): string => `${companyPrefix(companyId)}#leads_waiting`,
+
   /** When a buyer last paid for a caller, for the duplicate timeframe of conversions. */
   lastConversion: (companyId: number, scope: string, caller: string): Key => ({ pk: `${companyPrefix(companyId)}#conversions#${scope}`, sk: caller }),
 
@@ -114,6 +123,16 @@ export const keys = {
   localQueueMessage: (queue: string, visibleAtMs: number, messageId: string): Key => ({
     pk: `Q#${queue}`,
     sk: `${String(Math.max(0, Math.floor(visibleAtMs))).padStart(15, '0')}#${messageId}`,
+  }),
+
+  /**
+   * Local mode's lead scheduler (shared/adapters/local/table-scheduler.ts): one partition per
+   * scheduler name, sort key = due time then the entry, so one Query reads the entries due now.
+   */
+  localSchedule: (name: string): string => `SCHED#${name}`,
+  localScheduleEntry: (name: string, dueMs: number, companyId: number, leadId: number, version: number): Key => ({
+    pk: `SCHED#${name}`,
+    sk: `${String(Math.max(0, Math.floor(dueMs))).padStart(15, '0')}#${companyId}#${leadId}#${version}`,
   }),
 
   /**

@@ -6,7 +6,7 @@ export interface RouteGroupDefinition {
   description: string;
   tableActions: readonly string[];
   /** Ports beyond the table the group's function uses; the stack wires and permits each. */
-  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier')[];
+  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler')[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -37,9 +37,13 @@ export const routeGroups = {
   voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'carrier'] },
   inbound: { description: 'Inbound webhooks: ping, post, their logs, and their configuration', tableActions: CRUD },
   contacts: {
-    description: 'The company blacklist',
-    tableActions: [...AUTH, 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+    description: 'Contacts (one caller across leads and calls), the company blacklist',
+    tableActions: CRUD_WITH_EVENTS,
+    ports: ['events', 'telephony'],
   },
+  // Lead submission (lead_token, no Basic auth) and the leads API; schedule leads hand their steps to the scheduler.
+  leads: { description: 'Lead submission and the leads API: lists, reports, opt-out, removal, schedule position', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'scheduler'] },
+  schedules: { description: 'Schedules, their actions, triggers, distributions and callbacks; lead retargets; make_call', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'scheduler', 'telephony'] },
   admin: { description: 'Teams, blacklist unblock jobs, collections', tableActions: CRUD },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
   calls: {

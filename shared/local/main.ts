@@ -36,6 +36,7 @@ process.env.EMAIL_ADAPTER ??= 'local';
 process.env.OUTBOX_DIR ??= join(dataDir, 'outbox');
 process.env.EVENTS_ADAPTER ??= 'local';
 process.env.TELEPHONY_ADAPTER ??= 'local';
+process.env.SCHEDULER_ADAPTER ??= 'local';
 const runtimeFile = join(dataDir, 'runtime.json');
 
 // Imported only now: these modules read the configuration above when they load.

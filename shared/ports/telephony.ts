@@ -1,5 +1,27 @@
-/** Controls live calls at the carrier (hanging up now; transfers later). */
+/** An outbound call to place: the carrier calls `to` showing `from`, and asks `answerUrl` what to do once answered. */
+export interface OutboundCallRequest {
+  to: string;
+  from: string;
+  /** The service's webhook the carrier requests when the callee answers (TwiML in, like `incoming`). */
+  answerUrl: string;
+  /** The service's webhook for the call's status changes (no-answer, busy, completed). */
+  statusUrl: string;
+  /** Seconds to ring the callee before giving up. */
+  timeoutSeconds: number;
+}
+
+export interface OutboundSms {
+  to: string;
+  from: string;
+  body: string;
+}
+
+/** Controls calls and texts at the carrier. */
 export interface TelephonyPort {
   /** Ends the carrier's call; resolves when the carrier accepted the request. */
   hangup(carrierCallId: string): Promise<void>;
+  /** Places an outbound call; resolves with the carrier's call id once the carrier accepted it. */
+  placeCall(request: OutboundCallRequest): Promise<{ carrierCallId: string }>;
+  /** Sends a text message; resolves with the carrier's message id. */
+  sendSms(message: OutboundSms): Promise<{ carrierMessageId: string }>;
 }

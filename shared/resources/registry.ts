@@ -9,6 +9,7 @@ import { offers, trafficSources } from './offers.js';
 import { outgoingWebhooks, outgoingWebhookUrls } from './outgoing-webhooks.js';
 import { phoneNumbers } from './phone-numbers.js';
 import { ringPools } from './ring-pools.js';
+import { schedules } from './schedules.js';
 import { subscriptions } from './subscriptions.js';
 import { webhookManualFires } from './webhook-manual-fires.js';
 
@@ -32,6 +33,7 @@ export const resources: readonly ResourceDefinition[] = [
   inboundWebhooks,
   phoneNumbers,
   ringPools,
+  schedules,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

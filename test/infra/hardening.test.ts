@@ -57,7 +57,7 @@ describe('carrier secret', () => {
       const carrier = (groups as string[]).includes(name) && isCarrierGroup(name as RouteGroup);
       expect(statements.map((s) => [actionsOf(s), s.Resource]), name).toEqual(carrier ? [[['secretsmanager:GetSecretValue'], secretArn]] : []);
     }
-    expect(groups.filter(isCarrierGroup).sort()).toEqual(['calls', 'numbers', 'voice']);
+    expect(groups.filter(isCarrierGroup).sort()).toEqual(['calls', 'contacts', 'numbers', 'schedules', 'voice']);
   });
 
   it('accepts the secret\'s complete ARN as is', () => {

@@ -10,5 +10,6 @@ export function setLocalTestEnvironment(): void {
   process.env.NUMBER_PROVIDER = 'local';
   process.env.EVENTS_ADAPTER = 'local';
   process.env.TELEPHONY_ADAPTER = 'local';
+  process.env.SCHEDULER_ADAPTER = 'local';
   process.env.TWILIO_AUTH_TOKEN ??= 'test-voice-auth-token';
 }

@@ -13,3 +13,5 @@ const { numberRangeOfBlock } = await import('../fixtures/number-range.js');
 process.env.LOCAL_NUMBER_RANGE = numberRangeOfBlock(await nextGlobalId('test_number_range'));
 // A queue of this file's own: events this file raises are not received by another file's tests.
 process.env.LOCAL_QUEUE_NAME = `test-events-${await nextGlobalId('test_queue')}`;
+// A lead scheduler of this file's own, for the same reason.
+process.env.LOCAL_SCHEDULER_NAME = `test-leads-${await nextGlobalId('test_scheduler')}`;

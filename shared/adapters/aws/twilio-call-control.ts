@@ -1,7 +1,10 @@
-import type { TelephonyPort } from '../../ports/telephony.js';
+import type { OutboundCallRequest, OutboundSms, TelephonyPort } from '../../ports/telephony.js';
 import type { CarrierTokenSource } from '../carrier-secret.js';
 
-/** Hangs up through the Twilio-compatible REST API: POST Calls/{sid}.json with Status=completed. */
+/**
+ * Call control through the Twilio-compatible REST API: hang up (POST Calls/{sid}.json with
+ * Status=completed), place a call (POST Calls.json) and send a text (POST Messages.json).
+ */
 export class TwilioCallControl implements TelephonyPort {
   constructor(
     /** `authToken`: the token, or where to read it before each request (it may be rotated). */
@@ -9,19 +12,48 @@ export class TwilioCallControl implements TelephonyPort {
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
-  async hangup(carrierCallId: string): Promise<void> {
+  private async post(path: string, fields: Record<string, string>, what: string): Promise<Record<string, unknown>> {
     const base = (this.options.baseUrl ?? 'https://api.twilio.com').replace(/\/$/, '');
     const token = typeof this.options.authToken === 'string' ? this.options.authToken : await this.options.authToken();
-    const url = `${base}/2010-04-01/Accounts/${encodeURIComponent(this.options.accountSid)}/Calls/${encodeURIComponent(carrierCallId)}.json`;
+    const url = `${base}/2010-04-01/Accounts/${encodeURIComponent(this.options.accountSid)}/${path}`;
     const response = await this.fetchImpl(url, {
       method: 'POST',
       headers: {
         authorization: `Basic ${Buffer.from(`${this.options.accountSid}:${token}`).toString('base64')}`,
         'content-type': 'application/x-www-form-urlencoded',
       },
-      body: new URLSearchParams({ Status: 'completed' }).toString(),
+      body: new URLSearchParams(fields).toString(),
       signal: AbortSignal.timeout(10_000),
     });
-    if (!response.ok) throw new Error(`Carrier refused the hang-up of ${carrierCallId}: HTTP ${response.status}`);
+    if (!response.ok) throw new Error(`Carrier refused ${what}: HTTP ${response.status}`);
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    return body && typeof body === 'object' ? body : {};
+  }
+
+  async hangup(carrierCallId: string): Promise<void> {
+    await this.post(`Calls/${encodeURIComponent(carrierCallId)}.json`, { Status: 'completed' }, `the hang-up of ${carrierCallId}`);
+  }
+
+  async placeCall(request: OutboundCallRequest): Promise<{ carrierCallId: string }> {
+    const body = await this.post(
+      'Calls.json',
+      {
+        To: request.to,
+        From: request.from,
+        Url: request.answerUrl,
+        StatusCallback: request.statusUrl,
+        StatusCallbackEvent: 'completed',
+        Timeout: String(request.timeoutSeconds),
+      },
+      `the call to ${request.to}`,
+    );
+    if (typeof body.sid !== 'string') throw new Error('Carrier accepted the call but sent no call sid');
+    return { carrierCallId: body.sid };
+  }
+
+  async sendSms(message: OutboundSms): Promise<{ carrierMessageId: string }> {
+    const body = await this.post('Messages.json', { To: message.to, From: message.from, Body: message.body }, `the text to ${message.to}`);
+    if (typeof body.sid !== 'string') throw new Error('Carrier accepted the text but sent no message sid');
+    return { carrierMessageId: body.sid };
   }
 }

@@ -1,0 +1,6 @@
+import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { groupOperations } from '../../shared/resources/engine.js';
+import { resourcesOfGroup } from '../../shared/resources/registry.js';
+
+/** Schedules and their actions, triggers, distributions, callbacks; lead retargets. */
+export const handler = createRouteGroupHandler('schedules', groupOperations(resourcesOfGroup('schedules')));

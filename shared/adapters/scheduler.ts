@@ -1,0 +1,28 @@
+import type { SchedulerPort } from '../ports/scheduler.js';
+import { TableScheduler } from './local/table-scheduler.js';
+
+/**
+ * SCHEDULER_ADAPTER: `aws` (default; EventBridge Scheduler plus the runner's SQS queue for steps
+ * due within a minute: LEAD_SCHEDULE_GROUP, LEAD_RUNNER_ARN, LEAD_SCHEDULER_ROLE_ARN,
+ * LEAD_STEPS_QUEUE_URL, LEAD_RUNNER_DLQ_ARN) or `local` (entries in the table, LOCAL_SCHEDULER_NAME,
+ * default `leads`). In a module of its own so the lead modules load no other adapter.
+ */
+export function createSchedulerPort(env: NodeJS.ProcessEnv = process.env): SchedulerPort {
+  const adapter = env.SCHEDULER_ADAPTER || 'aws';
+  if (adapter === 'local') return new TableScheduler(env.LOCAL_SCHEDULER_NAME || 'leads');
+  // The AWS adapter (shared/adapters/aws/event-bridge-scheduler.ts) is wired here by the
+  // scheduler work; until then asking for it is a configuration error.
+  throw new Error(`Unknown SCHEDULER_ADAPTER ${adapter}`);
+}
+
+let scheduler: SchedulerPort | undefined;
+
+export function schedulerPort(): SchedulerPort {
+  scheduler ??= createSchedulerPort();
+  return scheduler;
+}
+
+/** Replaces the scheduler (tests); no argument goes back to the configured one. */
+export function setSchedulerPort(replacement?: SchedulerPort): void {
+  scheduler = replacement;
+}

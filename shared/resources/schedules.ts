@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
+import { booleanParam, presentString } from '../http/param-schemas.js';
+import { ALL_OPERATIONS, defineResource } from './define.js';
+import { optionalCount, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
+
+/**
+ * Schedules: follow-up plans that leads submitted with the schedule's `lead_token` run through
+ * (their actions, then their end-of-schedule actions, docs/leads.md). `lead_token` is generated,
+ * read-only and unique across the deployment, like an offer's, since lead posts carry no company
+ * credentials. `offer_id` is the offer whose buyers take the schedule's dialed calls.
+ */
+const token = () => randomBytes(16).toString('hex');
+
+const fields = {
+  description: optionalText,
+  time_zone: v.optional(timeZoneParam),
+  offer_id: optionalId,
+  paused: v.optional(booleanParam),
+  hours_to_expire: optionalCount,
+  max_contact_attempts: optionalCount,
+};
+
+export const schedules = defineResource({
+  name: 'schedules',
+  group: 'schedules',
+  root: 'schedule',
+  plural: 'schedules',
+  type: 'Schedule',
+  operations: ALL_OPERATIONS,
+  createSchema: v.object({ name: presentString, ...fields }),
+  updateSchema: v.object({ name: v.optional(presentString), ...fields }),
+  defaults: { name: null, description: null, time_zone: 'UTC', offer_id: null, paused: false, hours_to_expire: null, max_contact_attempts: null },
+  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'offer_id', 'paused', 'hours_to_expire', 'max_contact_attempts', 'lead_token'],
+  foreignKeys: { offer_id: { resource: 'offers', association: 'offer' } },
+  order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
+  fulltextFields: ['name', 'description'],
+  csv: true,
+  unique: [{ field: 'lead_token', scope: 'global' }],
+  generate: () => ({ lead_token: token() }),
+  derive: (record) => ({ context_menu_name: record.name ?? null }),
+});
