@@ -43,6 +43,8 @@ export type LeadRecord = StoredRecord & {
   /** When the next action runs (ISO), null when nothing is pending. */
   next_action_at: string | null;
   step_version: number;
+  /** A callback asked for (schedule_callback_at / _in_seconds): a dial at that time, then the schedule goes on. */
+  callback_at: string | null;
   call_ids: number[];
   converted: boolean;
   ended_at: string | null;
