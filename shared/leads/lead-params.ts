@@ -165,6 +165,7 @@ export function liftNestedFields(params: Record<string, unknown>): Record<string
       delete out[key];
     }
   }
+  const lifted: Record<string, unknown> = {};
   const walk = (object: Record<string, unknown>, depth: number) => {
     for (const [key, value] of Object.entries(object)) {
       if (isPlainObject(value)) {
@@ -173,13 +174,15 @@ export function liftNestedFields(params: Record<string, unknown>): Record<string
       }
       const canonical = CONTACT_ALIASES[key.toLowerCase()];
       const name = canonical ?? key;
-      const reserved = !canonical && (NAMED_PARAMETERS.includes(name) || (CREDENTIALS as readonly string[]).includes(name));
-      if (reserved || out[name] !== undefined) continue;
-      out[name] = value;
+      if (out[name] !== undefined || lifted[name] !== undefined) continue;
+      // Contact fields become parameters; every other nested value is a token, whatever its name.
+      if (canonical === 'caller_id' || canonical === 'email') out[name] = value;
+      else lifted[name] = value;
     }
   };
   for (const [, value] of nested) walk(value as Record<string, unknown>, 1);
-  if (isPlainObject(out.data)) out.data = flattenData(out.data);
+  const data = isPlainObject(out.data) ? flattenData(out.data) : {};
+  if (Object.keys(lifted).length || isPlainObject(out.data)) out.data = { ...lifted, ...data };
   return out;
 }
 

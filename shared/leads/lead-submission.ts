@@ -4,7 +4,7 @@ import { blacklistDelete, blacklistPut } from '../contacts/blacklist.js';
 import type { TransactItem } from '../db/client.js';
 import { findUserToken } from '../db/companies.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
-import { HttpError, NotFoundError, ValidationError } from '../http/errors.js';
+import { HttpError, ValidationError } from '../http/errors.js';
 import { numbersOfOffer } from '../numbers/lookup.js';
 import { serviceRandom } from '../routing/random.js';
 import { reservationPut, type NumberReservation } from '../routing/reservations.js';
@@ -47,7 +47,7 @@ export interface SubmissionResult {
 export function unknownLeadToken(token: unknown): HttpError {
   return token === undefined || token === null || token === ''
     ? new ValidationError({ lead_token: ['is required'] })
-    : new NotFoundError('lead_token is unknown');
+    : new HttpError(404, 'lead_token is unknown', { lead_token: ['is unknown'] });
 }
 
 async function checkUnblockPermission(owner: LeadTokenOwner, authToken: unknown): Promise<void> {
