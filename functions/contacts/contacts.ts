@@ -94,7 +94,7 @@ export const showContact: Operation = async (request) => {
 
 const text = (max: number) => v.optional(blankable(v.pipe(v.string('is not a string'), v.trim(), v.maxLength(max, `is too long (maximum is ${max} characters)`))));
 
-const updateSchema = v.object({
+export const contactUpdateSchema = v.object({
   first_name: text(200),
   last_name: text(200),
   email: v.optional(blankable(emailParam)),
@@ -110,7 +110,7 @@ export const updateContact: Operation = async (request) => {
   const companyId = request.auth.companyId;
   const number = numberOf(request);
   const nested = request.params.contact && typeof request.params.contact === 'object' && !Array.isArray(request.params.contact) ? (request.params.contact as Record<string, unknown>) : {};
-  const fields = validate(updateSchema, { ...request.params, ...nested });
+  const fields = validate(contactUpdateSchema, { ...request.params, ...nested });
   const at = request.now.toISOString();
   for (let attempt = 0; attempt < 5; attempt++) {
     const before = await getContact(companyId, number);

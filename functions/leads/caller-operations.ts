@@ -81,7 +81,7 @@ export const callerMoveToEnd = leadTokenOperation((request) =>
   ),
 );
 
-const byCallerSchema = v.object({
+export const leadsByCallerSchema = v.object({
   per_page: v.optional(v.pipe(integerParam, v.minValue(1, 'must be at least 1'), v.maxValue(100, 'must be at most 100')), 25),
 });
 
@@ -92,7 +92,7 @@ const byCallerSchema = v.object({
 export const leadsByCallerNumber = leadTokenOperation(async (request) => {
   const owner = await ownerOfToken(request.pathParams.lead_token);
   const caller = callerOfPath(request.pathParams.caller_number, 'caller_number');
-  const { per_page } = validate(byCallerSchema, request.params);
+  const { per_page } = validate(leadsByCallerSchema, request.params);
   const leads = (await leadsOfContact(owner.companyId, caller, owner.owner, per_page)).sort((a, b) => b.id - a.id);
   return listEnvelope('leads', leads.map((lead) => leadView(lead)), { caller_id: caller, per_page, total_count: leads.length }, false) as Record<string, unknown>;
 });

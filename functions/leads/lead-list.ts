@@ -47,7 +47,7 @@ interface LeadListParams extends ListParams {
   status?: LeadRecord['status'];
 }
 
-const leadListSchema = v.pipe(
+export const leadListSchema = v.pipe(
   listParamsSchema({ columns: LEAD_COLUMNS, csv: true, filters: LEAD_FILTERS }),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;

@@ -25,7 +25,7 @@ export async function findCompanyLead(companyId: number, idOrUuid: string | unde
   return lead;
 }
 
-const viewSchema = v.object({ time_zone: v.optional(timeZoneParam) });
+export const leadViewSchema = v.object({ time_zone: v.optional(timeZoneParam) });
 
 /** `GET /api/v1/leads/new`: a lead's fields with their defaults, not stored. */
 export const newLead: Operation = async () => {
@@ -36,7 +36,7 @@ export const newLead: Operation = async () => {
 
 /** `GET /api/v1/leads/:id` (id or uuid). */
 export const showLead: Operation = async (request) => {
-  const { time_zone } = validate(viewSchema, request.params);
+  const { time_zone } = validate(leadViewSchema, request.params);
   const lead = await findCompanyLead(request.auth.companyId, request.pathParams.id);
   return { kind: 'record', root: 'lead', record: leadView(lead, time_zone ?? 'UTC') };
 };
@@ -44,7 +44,7 @@ export const showLead: Operation = async (request) => {
 /** Statuses an API update may set: an active lead may be ended; an ended lead is not brought back. */
 const ENDING_STATUSES = LEAD_STATUSES.filter((status) => status !== 'active') as [Exclude<LeadRecord['status'], 'active'>, ...Exclude<LeadRecord['status'], 'active'>[]];
 
-const updateSchema = v.object({
+export const leadUpdateSchema = v.object({
   email: v.optional(blankable(emailParam)),
   caller_id: v.optional(blankable(callerNumberParam)),
   data: v.optional(jsonObject(v.record(v.string(), v.unknown()), 'is not a hash')),
@@ -56,7 +56,7 @@ const updateSchema = v.object({
   status: v.optional(oneOf(LEAD_STATUSES)),
 });
 
-type LeadUpdate = v.InferOutput<typeof updateSchema>;
+type LeadUpdate = v.InferOutput<typeof leadUpdateSchema>;
 
 /** What an API update does to a lead (pure apart from the lead copy it changes). */
 export function applyLeadUpdate(lead: LeadRecord, fields: LeadUpdate, now: Date): { events: EventName[]; step: StepEffect } {
@@ -93,7 +93,7 @@ export function applyLeadUpdate(lead: LeadRecord, fields: LeadUpdate, now: Date)
 export const updateLead: Operation = async (request) => {
   const companyId = request.auth.companyId;
   const nested = request.params.lead && typeof request.params.lead === 'object' && !Array.isArray(request.params.lead) ? (request.params.lead as Record<string, unknown>) : {};
-  const fields = validate(updateSchema, { ...request.params, ...nested });
+  const fields = validate(leadUpdateSchema, { ...request.params, ...nested });
   const found = await findCompanyLead(companyId, request.pathParams.id);
   const { lead, result } = await transitionLead(
     companyId,

@@ -14,7 +14,7 @@ import { rangeMetadata, reportRange } from '../calls/reports.js';
  * (one Query per UTC month, never the leads). Ranges and defaults as the call reports: today in
  * `time_zone` unless `created_at_from` / `created_at_to` say otherwise, whole UTC hours.
  */
-const reportsSchema = v.object({
+export const leadReportsSchema = v.object({
   category: v.optional(oneOf(LEAD_REPORT_CATEGORIES), 'offer'),
   created_at_from: v.optional(v.string('is not a valid time')),
   created_at_to: v.optional(v.string('is not a valid time')),
@@ -31,7 +31,7 @@ function displayValue(category: LeadReportCategory, value: string): string | num
 }
 
 export const leadReports: Operation = async (request) => {
-  const params = validate(reportsSchema, request.params);
+  const params = validate(leadReportsSchema, request.params);
   const range = reportRange(params, request.now);
   const companyId = request.auth.companyId;
   const rows = leadReportRows(await queryLeadRollups(companyId, params.category, range.fromMs, range.toMs), params.category, range.fromMs, range.toMs);
