@@ -16,7 +16,7 @@ import { leadCellStartMs, type LeadReportCategory, type LeadStatField } from '..
 import { LEADS, leadsOfContact } from '../../shared/leads/lead-store.js';
 import { LEAD_COLUMNS, leadView } from '../../shared/leads/lead-view.js';
 import { pickColumns } from '../../shared/resources/serialize.js';
-import { callerNumberParam, creationWindow, MAX_PAGE_DEPTH, timeMs } from '../calls/call-filters.js';
+import { callerNumberParam, creationWindow, MAX_PAGE_DEPTH, timeMs, unlessBlank } from '../calls/call-filters.js';
 import { cursorListResult } from '../calls/call-pages.js';
 
 /** Cursors of this list are bound to this name (and the company). */
@@ -24,14 +24,6 @@ const RESOURCE = 'leads';
 
 /** A caller's leads read at most for `caller_id` (a contact rarely has more). */
 export const MAX_CALLER_LEADS = 1000;
-
-function unlessBlank<TSchema extends v.GenericSchema>(schema: TSchema) {
-  return v.pipe(
-    v.unknown(),
-    v.transform((value) => (value === '' || value === null ? undefined : value)),
-    v.optional(schema),
-  );
-}
 
 const LEAD_FILTERS = {
   offer_id: unlessBlank(idParam),
