@@ -19,7 +19,7 @@ export const DEFAULT_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 export const MAX_PAGE_DEPTH = 10_000;
 
 /** A filter sent blank (`buyer_id=`) is no filter. */
-function unlessBlank<TSchema extends v.GenericSchema>(schema: TSchema) {
+export function unlessBlank<TSchema extends v.GenericSchema>(schema: TSchema) {
   return v.pipe(
     v.unknown(),
     v.transform((value) => (value === '' || value === null ? undefined : value)),

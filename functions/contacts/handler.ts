@@ -1,9 +1,13 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { callerBlock, callerUnblock, suppressionList } from './blacklist-operations.js';
+import { hangUpContactCalls, showContact, updateContact } from './contacts.js';
 
-/** The company blacklist (suppression list). */
+/** Contacts (one caller number across the company's leads and calls) and the blacklist (suppression list). */
 export const handler = createRouteGroupHandler('contacts', {
   'contacts.callerBlock': callerBlock,
   'contacts.callerUnblock': callerUnblock,
   'contacts.suppressionList': suppressionList,
+  'contacts.show': showContact,
+  'contacts.update': updateContact,
+  'contacts.hangUpCalls': hangUpContactCalls,
 });

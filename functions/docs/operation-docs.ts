@@ -18,6 +18,13 @@ import { SECURE_COLUMNS } from '../calls/secure.js';
 import { statsSchema } from '../calls/stats.js';
 import { updateByCallerIdSchema } from '../calls/update-by-caller-id.js';
 import { suppressionListSchema } from '../contacts/blacklist-operations.js';
+import { contactUpdateSchema } from '../contacts/contacts.js';
+import { leadsByCallerSchema } from '../leads/caller-operations.js';
+import { leadListSchema } from '../leads/lead-list.js';
+import { leadUpdateSchema, leadViewSchema } from '../leads/lead-records.js';
+import { leadReportsSchema } from '../leads/reports.js';
+import { LEAD_COLUMNS } from '../../shared/leads/lead-view.js';
+import { LEAD_STAT_FIELDS } from '../../shared/leads/lead-rollups.js';
 import { LOG_COLUMNS, logListSchema } from '../inbound/logs.js';
 import { setActiveSchema } from '../integrations/set-active.js';
 import { searchSchema } from '../numbers/search.js';
@@ -41,6 +48,13 @@ const carrierParams = "The carrier's form fields (CallSid, From, To, CallStatus,
 const twiml = { status: 200, description: 'TwiML for the carrier; a callback about no live call gets a neutral answer, never an error.', content: { 'text/xml': { type: 'string' } } } as const;
 const partnerAnswer = { type: 'object', properties: { success: { type: 'boolean' } }, description: 'The partner-facing answer (docs/ping-post.md).' } as const;
 const corsHeaders = Object.fromEntries(Object.keys(CORS_HEADERS).map((name) => [name, { description: 'CORS, for browser forms.', schema: { type: 'string' as const } }]));
+
+const lead: RowsDoc = { name: 'Lead', columns: LEAD_COLUMNS };
+const leadPath = { id: { description: "The lead's id or uuid." } };
+const callerPath = { caller_id: { description: "The caller's phone number, in any common format." } };
+const leadTokenAnswer = { status: 200, description: 'The lead envelope plus `success: true`; refusals carry `success: false` with `status` and `errors` (docs/leads.md).', headers: corsHeaders } as const;
+const leadTokenParam = 'Required `lead_token` (an offer\'s or a schedule\'s) as query parameter.';
+const contact: RowsDoc = { name: 'ContactRecord', columns: ['id', 'caller_id', 'first_name', 'last_name', 'email', 'notes', 'data', 'blocked', 'blocked_at', 'lead_ids', 'leads', 'call_ids', 'calls', 'created_at', 'updated_at'] };
 
 const voiceStep = (summary: string): OperationDoc => ({ summary, freeParams: carrierParams, response: twiml });
 
@@ -124,6 +138,47 @@ export const operationDocs: Record<string, OperationDoc> = {
     params: suppressionListSchema,
     response: { list: 'contacts', rows: { name: 'Contact', columns: ['caller_id', 'blocked', 'blocked_at'] } },
   },
+  'contacts.show': { summary: 'Show a contact', description: 'One caller number across the company\'s leads and calls (docs/leads.md).', pathParams: { id: { description: 'The phone number (E.164, URL-encoded, or digits).' } }, response: { record: 'contact', rows: contact }, errors: [422] },
+  'contacts.update': { summary: 'Change a contact', params: contactUpdateSchema, pathParams: { id: { description: 'The phone number.' } }, response: { record: 'contact', rows: contact } },
+  'contacts.hangUpCalls': {
+    summary: "Hang up a contact's calls",
+    pathParams: { id: { description: 'The phone number.' } },
+    response: { record: 'contact', rows: { name: 'ContactHangUps', columns: ['id', 'caller_id', 'hung_up_count', 'call_ids'] } },
+    errors: [422],
+  },
+  'leads.submit': {
+    summary: 'Submit a lead',
+    description: 'Authorised by `lead_token` alone; parameters in the query string, form fields or JSON, mixed. Every parameter the lead table does not name is a data token (docs/leads.md).',
+    freeParams: 'lead_token, caller_id, email, data and the other parameters of the lead table; any other parameter is a data token.',
+    response: leadTokenAnswer,
+    errors: [403, 404, 422],
+  },
+  'leads.preflight': { summary: 'CORS preflight of lead submission', response: { status: 204, description: 'Browser forms may post leads.', headers: corsHeaders } },
+  'leads.list': {
+    summary: 'List leads',
+    description: 'Newest first: by page, or by cursor; 30 days before `created_at_to` unless `created_at_from` is given. `total_count` comes from the lead rollups (docs/leads.md).',
+    params: leadListSchema,
+    response: { list: 'leads', rows: lead, csv: 'also' },
+  },
+  'leads.new': { summary: 'A lead with its defaults', response: { record: 'lead', rows: lead } },
+  'leads.show': { summary: 'Show a lead', params: leadViewSchema, pathParams: leadPath, response: { record: 'lead', rows: lead } },
+  'leads.update': { summary: 'Change a lead', params: leadUpdateSchema, pathParams: leadPath, response: { record: 'lead', rows: lead } },
+  'leads.deleteById': { summary: 'Delete a lead by its internal id', pathParams: { id: { description: "The lead's id." } }, response: { record: 'lead', rows: lead } },
+  'leads.byCallerNumber': {
+    summary: "A caller's leads under a lead token",
+    params: leadsByCallerSchema,
+    pathParams: { lead_token: { description: "An offer's or a schedule's lead token." }, caller_number: { description: "The caller's phone number." } },
+    response: { status: 200, description: 'The list envelope under `leads` plus `success: true`.', headers: corsHeaders },
+  },
+  'leads.reports': {
+    summary: 'Lead statistics by category',
+    description: 'By offer, schedule, status or traffic source, over a creation-time range (today by default), from hourly rollups.',
+    params: leadReportsSchema,
+    response: { list: 'reports', rows: { name: 'LeadReportRow', columns: ['category', 'value', 'name', ...LEAD_STAT_FIELDS] } },
+  },
+  'leads.callerOptOut': { summary: "Opt a caller's lead out", freeParams: leadTokenParam, pathParams: callerPath, response: leadTokenAnswer, errors: [422] },
+  'leads.callerRemove': { summary: "Remove a caller's lead", freeParams: leadTokenParam, pathParams: callerPath, response: leadTokenAnswer, errors: [422] },
+  'leads.callerMoveToEnd': { summary: "Move a caller's lead to the end of its schedule", freeParams: leadTokenParam, pathParams: callerPath, response: leadTokenAnswer, errors: [422] },
   'buyers.showByUserBuyerId': {
     summary: 'Show a buyer by your own buyer id',
     pathParams: { user_buyer_id: { description: "The buyer's `user_buyer_id`." } },

@@ -17,6 +17,7 @@ import { normalizeCallerNumber } from '../phone.js';
 import { claimBuyer } from '../routing/claim.js';
 import { serviceRandom } from '../routing/random.js';
 import { findReservation } from '../routing/reservations.js';
+import { addCallToLead, callTokens, leadCallConverted, offerLeadOfCaller } from '../leads/lead-calls.js';
 import { selectedBuyerIds } from '../routing/router.js';
 import type { TokenValues } from '../routing/token-filters.js';
 import { ValidationError } from '../http/errors.js';
@@ -232,13 +233,16 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   const companyId = number.company_id;
   const at = incoming.at;
   const caller = normalizeCallerNumber(incoming.from) ?? null;
-  const [reservation, offer, trafficSource, blacklisted] = await Promise.all([
+  const [reservation, offer, trafficSource, blacklisted, offerLead] = await Promise.all([
     caller ? findReservation(companyId, number.number, caller, at) : Promise.resolve(undefined),
     number.offer_id !== null ? getRecord(companyId, 'offers', number.offer_id) : Promise.resolve(undefined),
     number.traffic_source_id !== null ? getRecord(companyId, 'traffic_sources', number.traffic_source_id) : Promise.resolve(undefined),
     caller ? isBlacklisted(companyId, caller) : Promise.resolve(false),
+    offerLeadOfCaller(companyId, caller, number.offer_id),
   ]);
-  const tokens = (reservation?.tokens ?? {}) as TokenValues;
+  // The caller's offer lead lends the call its tokens before routing (docs/leads.md).
+  const tokens = callTokens(offerLead, reservation?.tokens);
+  const leadId = reservation?.lead_id ?? offerLead?.id ?? null;
   const id = timeSortableId(at.getTime());
   const call: Call = {
     id,
@@ -264,6 +268,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
     traffic_source_id: reservation?.traffic_source_id ?? number.traffic_source_id,
     traffic_source: (trafficSource?.name as string | undefined) ?? null,
     ping_id: reservation?.ping_id ?? null,
+    lead_id: leadId,
     buyer_id: null,
     buyer: null,
     attempts: [],
@@ -293,7 +298,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
     call.ended_at = at.toISOString();
     timeline(call, at, 'blocked', { reason: 'caller is blacklisted' });
   } else {
-    const buyerIds = reservation ? new Set(reservation.buyer_ids) : offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
+    const buyerIds = reservation?.buyer_ids.length ? new Set(reservation.buyer_ids) : offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
     claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom);
     timeline(call, at, 'routing', {
       candidates: [...buyerIds],
@@ -325,6 +330,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   await publishStaged(staged);
   // Counted once: a retried incoming webhook found the call above, or lost the race to create it.
   countMetric(METRIC.callsStarted);
+  if (leadId !== null) await addCallToLead(companyId, leadId, call.id, at);
   if (!call.in_progress) {
     await finishCall(companyId, call.id, { totalDuration: 0, at });
     return call.status === 'blocked' ? { kind: 'reject', reason: 'blocked', companyId, callId: call.id } : { kind: 'hangup', reason: 'no_buyer', companyId, callId: call.id };
@@ -551,6 +557,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     if (buyer) await releaseConcurrency(companyId, held, buyerTimeZone(buyer), at);
   }
   if (paidRule !== undefined) await markPaid(companyId, `oc${paidRule}`, call.caller_number, at);
+  if (typeof call.lead_id === 'number' && call.buyer_converted === true) await leadCallConverted(companyId, call.lead_id, at);
   countMetric(METRIC.callsEnded);
   return true;
 }

@@ -1,7 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
-import { queryPages } from '../db/query.js';
 
 /** The company blacklist: callers that may not reach any buyer (one GetItem to check). */
 export async function isBlacklisted(companyId: number, number: string): Promise<boolean> {
@@ -9,8 +8,24 @@ export async function isBlacklisted(companyId: number, number: string): Promise<
   return Boolean(result.Item);
 }
 
+/** The Put that blacklists a number (also written in a lead's transaction: `blocked`). */
+export function blacklistPut(companyId: number, number: string, at: Date) {
+  return { TableName: tableName, Item: { ...keys.blacklist(companyId, number), number, blocked_at: at.toISOString() } };
+}
+
+/** The Delete that takes a number off the blacklist (a lead's `unblock_contact`). */
+export function blacklistDelete(companyId: number, number: string) {
+  return { TableName: tableName, Key: keys.blacklist(companyId, number) };
+}
+
+/** The caller's blacklist entry, if any (one GetItem). */
+export async function blacklistEntry(companyId: number, number: string): Promise<{ number: string; blocked_at: string } | undefined> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.blacklist(companyId, number) }));
+  return result.Item ? { number: String(result.Item.number), blocked_at: String(result.Item.blocked_at) } : undefined;
+}
+
 export async function blockNumber(companyId: number, number: string, at: Date): Promise<void> {
-  await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.blacklist(companyId, number), number, blocked_at: at.toISOString() } }));
+  await db.send(new PutCommand(blacklistPut(companyId, number, at)));
 }
 
 export async function unblockNumber(companyId: number, number: string): Promise<boolean> {
@@ -18,10 +33,21 @@ export async function unblockNumber(companyId: number, number: string): Promise<
   return Boolean(result.Attributes);
 }
 
-export async function listBlacklist(companyId: number): Promise<Array<{ number: string; blocked_at: string }>> {
-  const out: Array<{ number: string; blocked_at: string }> = [];
-  for await (const items of queryPages({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.blacklist(companyId, '').pk } })) {
-    for (const item of items) out.push({ number: String(item.number), blocked_at: String(item.blocked_at) });
-  }
-  return out;
+
+/**
+ * A page of the blacklist in number order: up to `limit` entries after `afterNumber` (one Query,
+ * and another only when DynamoDB cut the page short), and whether more follow.
+ */
+export async function blacklistPage(companyId: number, afterNumber: string | undefined, limit: number): Promise<{ entries: Array<{ number: string; blocked_at: string }>; more: boolean }> {
+  const entries: Array<{ number: string; blocked_at: string }> = [];
+  const pk = keys.blacklist(companyId, '').pk;
+  let startKey: Record<string, unknown> | undefined = afterNumber !== undefined ? { pk, sk: afterNumber } : undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: limit + 1 - entries.length, ExclusiveStartKey: startKey }),
+    );
+    for (const item of page.Items ?? []) entries.push({ number: String(item.number), blocked_at: String(item.blocked_at) });
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && entries.length <= limit);
+  return { entries: entries.slice(0, limit), more: entries.length > limit };
 }

@@ -64,6 +64,19 @@ export const keys = {
   leadsOfContact: (companyId: number, contact: string): string => `${companyPrefix(companyId)}#leads_of#${contact}`,
   leadsWaiting: (companyId: number): string => `${companyPrefix(companyId)}#leads_waiting`,
 
+  /**
+   * Lead statistics per company and UTC month (shared/leads/lead-rollups.ts): sort key
+   * `<category>#<value>#<DD>T<HH>`, so one Query reads a category, or one value of it, for a month.
+   */
+  leadRollups: (companyId: number, month: string): string => `${companyPrefix(companyId)}#lead_rollups#${month}`,
+  leadRollup: (companyId: number, month: string, category: string, value: string, day: string, hour: string): Key => ({
+    pk: keys.leadRollups(companyId, month),
+    sk: `${category}#${value}#${day}T${hour}`,
+  }),
+
+  /** A contact's editable fields (first_name, notes...), one item per company and caller number. */
+  contact: (companyId: number, number: string): Key => ({ pk: `${companyPrefix(companyId)}#contacts`, sk: number }),
+
   /** When a buyer last paid for a caller, for the duplicate timeframe of conversions. */
   lastConversion: (companyId: number, scope: string, caller: string): Key => ({ pk: `${companyPrefix(companyId)}#conversions#${scope}`, sk: caller }),
 

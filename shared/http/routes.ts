@@ -113,6 +113,25 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'GET', path: `${API}/secure/{secure_token}/calls/{uuid}/data`, group: 'calls', auth: 'secure_token', operation: 'calls.secureData' },
   { method: 'GET', path: `${API}/call_logs`, group: 'calls', auth: 'basic', operation: 'call_logs.list' },
   { method: 'GET', path: `${API}/charge_rollups`, group: 'calls', auth: 'basic', operation: 'charge_rollups.list' },
+  // Leads. Submission and the caller operations are authorised by a lead token, not Basic auth;
+  // literal segments (new, reports) beat `{id}`. GET /leads/{id}/buyer_is_available comes with outbound dialing.
+  { method: 'POST', path: `${API}/leads`, group: 'leads', auth: 'lead_token', operation: 'leads.submit' },
+  { method: 'OPTIONS', path: `${API}/leads`, group: 'leads', auth: 'none', operation: 'leads.preflight' },
+  { method: 'GET', path: `${API}/leads`, group: 'leads', auth: 'basic', operation: 'leads.list' },
+  { method: 'GET', path: `${API}/leads.csv`, group: 'leads', auth: 'basic', operation: 'leads.list' },
+  { method: 'GET', path: `${API}/leads/new`, group: 'leads', auth: 'basic', operation: 'leads.new' },
+  { method: 'GET', path: `${API}/leads/reports`, group: 'leads', auth: 'basic', operation: 'leads.reports' },
+  { method: 'GET', path: `${API}/leads/{id}`, group: 'leads', auth: 'basic', operation: 'leads.show' },
+  { method: 'PUT', path: `${API}/leads/{id}`, group: 'leads', auth: 'basic', operation: 'leads.update' },
+  { method: 'DELETE', path: `${API}/leads/{id}/id`, group: 'leads', auth: 'basic', operation: 'leads.deleteById' },
+  { method: 'GET', path: `${API}/leads/{lead_token}/{caller_number}/by_caller_number`, group: 'leads', auth: 'lead_token', operation: 'leads.byCallerNumber' },
+  ...(['PUT', 'GET'] as const).map((method): RouteDefinition => ({ method, path: `${API}/leads/{caller_id}/caller_opt_out`, group: 'leads', auth: 'lead_token', operation: 'leads.callerOptOut' })),
+  ...(['POST', 'DELETE', 'GET'] as const).map((method): RouteDefinition => ({ method, path: `${API}/leads/{caller_id}/caller_remove`, group: 'leads', auth: 'lead_token', operation: 'leads.callerRemove' })),
+  ...(['PUT', 'POST'] as const).map((method): RouteDefinition => ({ method, path: `${API}/leads/{caller_id}/caller_move_to_end_of_schedule`, group: 'leads', auth: 'lead_token', operation: 'leads.callerMoveToEnd' })),
+  // Contacts: one caller number across the company's leads and calls (`{id}` is the number).
+  { method: 'GET', path: `${API}/contacts/{id}`, group: 'contacts', auth: 'basic', operation: 'contacts.show' },
+  { method: 'PUT', path: `${API}/contacts/{id}`, group: 'contacts', auth: 'basic', operation: 'contacts.update' },
+  { method: 'DELETE', path: `${API}/contacts/{id}/calls`, group: 'contacts', auth: 'basic', operation: 'contacts.hangUpCalls' },
   // The API describes itself: its OpenAPI document, a reference page over it and the page's scripts.
   { method: 'GET', path: `${API}/openapi.json`, group: 'docs', auth: 'none', operation: 'docs.openapi' },
   { method: 'GET', path: '/docs', group: 'docs', auth: 'none', operation: 'docs.page' },

@@ -11,6 +11,8 @@ import type { EventName } from '../events/event-names.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
 import type { LeadOwner, LeadRecord } from './lead-record.js';
+import { leadRollupWrites } from './lead-rollup-store.js';
+import { leadFigures } from './lead-rollups.js';
 import { leadView } from './lead-view.js';
 
 /**
@@ -200,7 +202,8 @@ const MAX_SAVE_ATTEMPTS = 8;
 /**
  * Reads a lead, lets `change` decide its next state (mutating the copy), and saves it with its
  * events in one transaction if nobody else saved meanwhile; retried on a lost race, so `change`
- * must be free of effects outside what it returns.
+ * must be free of effects outside what it returns. The lead's report rollups
+ * (shared/leads/lead-rollups.ts) move in the same transaction.
  */
 export async function transitionLead<T>(companyId: number, leadId: number, change: (lead: LeadRecord) => Promise<LeadChange<T>> | LeadChange<T>, at: Date = clock().now()): Promise<{ result: T; lead: LeadRecord; saved: boolean }> {
   for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; attempt++) {
@@ -213,7 +216,9 @@ export async function transitionLead<T>(companyId: number, leadId: number, chang
     lead.version = version + 1;
     lead.updated_at = at.toISOString();
     const { writes, staged } = stageMessages(companyId, [...leadEvents(companyId, decided.events ?? [], lead, at), ...(decided.messages ?? [])], at);
-    if (await saveLead(companyId, lead, version, [...(decided.alongside ?? []), ...writes])) {
+    // Reports follow the lead: a status change or conversion moves its counts in the same write.
+    const rollups = leadRollupWrites(companyId, leadFigures(stored), leadFigures(lead));
+    if (await saveLead(companyId, lead, version, [...(decided.alongside ?? []), ...rollups, ...writes])) {
       await publishStaged(staged);
       return { result: decided.result, lead, saved: true };
     }

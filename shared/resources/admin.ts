@@ -6,8 +6,9 @@ import { emailParam, listOf, optionalText, timeParam } from './field-schemas.js'
 const time = v.optional(blankable(timeParam));
 
 /**
- * Blacklist clearing jobs. The record is kept now; running the unblock over the blacklist comes
- * with the contacts work, so `succeeded_at` stays empty and `unblock_count` 0 until then.
+ * Blacklist clearing jobs: a created job removes the blacklist entries blocked within its
+ * `blocked_at_from`..`blocked_at_to` in the create request and records `unblock_count` and
+ * `succeeded_at` (shared/contacts/unblock-job.ts; at most 1,000 entries looked at per job).
  */
 export const unblockContactJobs = defineResource({
   name: 'unblock_contact_jobs',
@@ -22,6 +23,7 @@ export const unblockContactJobs = defineResource({
   columns: ['company_id', 'user_id', 'description', 'succeeded_at', 'blocked_at_from', 'blocked_at_to', 'request_ip', 'last_contact_id', 'unblock_count'],
   fulltextFields: ['description', 'request_ip'],
   generate: (context) => ({ user_id: context.userId ?? null }),
+  behaviour: () => import('../contacts/unblock-job.js'),
 });
 
 /** Teams: a name and the e-mail addresses of their members. */

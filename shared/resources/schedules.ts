@@ -38,5 +38,13 @@ export const schedules = defineResource({
   csv: true,
   unique: [{ field: 'lead_token', scope: 'global' }],
   generate: () => ({ lead_token: token() }),
+  // A lead post finds the schedule and the settings a new lead takes from one GetItem of its token's lookup.
+  lookupAttributes: (record) => ({
+    offer_id: record.offer_id ?? null,
+    paused: record.paused === true,
+    hours_to_expire: record.hours_to_expire ?? null,
+    max_contact_attempts: record.max_contact_attempts ?? null,
+    time_zone: record.time_zone ?? 'UTC',
+  }),
   derive: (record) => ({ context_menu_name: record.name ?? null }),
 });

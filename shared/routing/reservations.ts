@@ -4,7 +4,9 @@ import { keys } from '../db/keys.js';
 
 /**
  * A tracking number held for one caller after a post: a call from that caller to that number
- * before `reserved_until` is routed to the buyers the ping found. Keyed by number and caller, so
+ * before `reserved_until` is routed to the buyers the ping found. A lead's number
+ * (`assign_service_number`) names no buyers: its call is routed through the offer as usual and
+ * belongs to the lead. Keyed by number and caller, so
  * one number serves many callers at once and reservations never contend.
  */
 export interface NumberReservation {
@@ -12,15 +14,18 @@ export interface NumberReservation {
   caller: string;
   buyer_ids: number[];
   tokens: Record<string, unknown>;
-  ping_id: string;
-  inbound_webhook_id: number;
+  /** The ping it came from; null for a lead's number (assign_service_number). */
+  ping_id: string | null;
+  inbound_webhook_id: number | null;
+  /** Set when a lead submission holds the number: the call belongs to that lead. */
+  lead_id?: number;
   offer_id: number | null;
   traffic_source_id: number | null;
   reserved_until: string;
 }
 
-/** The Put of a reservation. */
-function reservationPut(companyId: number, reservation: NumberReservation) {
+/** The Put of a reservation (also written in a lead submission's transaction). */
+export function reservationPut(companyId: number, reservation: NumberReservation) {
   return {
     TableName: tableName,
     Item: {

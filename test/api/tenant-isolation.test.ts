@@ -75,6 +75,7 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   unblock_contact_jobs: (w) => ({ description: `${w.mark} job` }),
   webhook_manual_fires: (w) => ({ outgoing_webhook_id: w.made.outgoing_webhooks![0]!.id }),
   access_control_lists: (w) => ({ name: `${w.mark} acl` }),
+  schedules: (w) => ({ name: `${w.mark} schedule`, offer_id: w.made.offers![0]!.id }),
 };
 
 const SHARED_USER_BUYER_ID = `shared-${suffix()}`;
@@ -261,8 +262,70 @@ async function expectCursorRefused(path: string, what: string, required = false,
 const aCall = (index = 0) => a.calls[index]!;
 const aCallUuid = async (index = 0) => ((await as(a, 'GET', `/api/v1/calls/${aCall(index).callId}`)).body.call.uuid as string);
 
+/** A's leads (two, so its lists have a second page), submitted with A's offer token once; their ids and uuids are A's only. */
+let aLeads: Row[] | undefined;
+async function aLeadRows(): Promise<Row[]> {
+  if (!aLeads) {
+    aLeads = [];
+    for (const caller of [A_CALLER, newCaller()]) {
+      const reply = await call(gateway, { method: 'POST', path: `/api/v1/leads?lead_token=${a.made.offers![0]!.lead_token}&caller_id=${encodeURIComponent(caller)}&mark=${a.mark}` });
+      expect(reply.status, reply.text).toBe(200);
+      aLeads.push(reply.body.lead);
+    }
+    aOnly.push(...aLeads.flatMap((lead) => [String(lead.id), lead.uuid as string]));
+  }
+  return aLeads;
+}
+
 /** Routes with behaviour of their own, by route key. */
 const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>> = {
+  ...Object.fromEntries(
+    ['GET /api/v1/leads', 'GET /api/v1/leads.csv', 'GET /api/v1/leads/new', 'GET /api/v1/leads/reports'].map((key) => [
+      key,
+      async (route: RouteDefinition) => {
+        await aLeadRows();
+        for (const query of ['', '?category=offer', `?caller_id=${encodeURIComponent(A_CALLER)}`]) {
+          const reply = await as(b, 'GET', `${route.path}${query}`);
+          expect(reply.status, reply.text).toBe(200);
+          expectNothingOfA(reply, routeKey(route));
+        }
+        if (route.path === '/api/v1/leads') await expectCursorRefused(route.path, routeKey(route), true);
+      },
+    ]),
+  ),
+  'GET /api/v1/leads/{id}': async () => {
+    for (const lead of await aLeadRows()) {
+      for (const id of [String(lead.id), lead.uuid as string]) expect((await as(b, 'GET', `/api/v1/leads/${id}`)).status).toBe(404);
+    }
+  },
+  'PUT /api/v1/leads/{id}': async () => {
+    const [lead] = await aLeadRows();
+    for (const id of [String(lead!.id), lead!.uuid as string]) expect((await as(b, 'PUT', `/api/v1/leads/${id}`, { status: 'removed', data: { x: 1 } })).status).toBe(404);
+    expect((await as(a, 'GET', `/api/v1/leads/${lead!.id}`)).body.lead).toMatchObject({ status: 'active', data: { mark: a.mark } });
+  },
+  'DELETE /api/v1/leads/{id}/id': async () => {
+    const [lead] = await aLeadRows();
+    expect((await as(b, 'DELETE', `/api/v1/leads/${lead!.id}/id`)).status).toBe(404);
+    expect((await as(a, 'GET', `/api/v1/leads/${lead!.id}`)).status).toBe(200);
+  },
+  'GET /api/v1/contacts/{id}': async () => {
+    await aLeadRows();
+    const reply = await as(b, 'GET', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}`);
+    expect(reply.status, reply.text).toBe(404);
+  },
+  'PUT /api/v1/contacts/{id}': async () => {
+    // B writing the number makes B's own contact: it shows none of A's leads, calls or blacklist entry.
+    const reply = await as(b, 'PUT', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}`, { notes: 'b note' });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.contact).toMatchObject({ lead_ids: [], call_ids: [], blocked: false });
+    expectNothingOfA(reply, 'PUT contact', [A_CALLER]);
+    expect((await as(a, 'GET', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}`)).body.contact.notes).toBeNull();
+  },
+  'DELETE /api/v1/contacts/{id}/calls': async () => {
+    const reply = await as(b, 'DELETE', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}/calls`);
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.contact.hung_up_count).toBe(0);
+  },
   'DELETE /api/v1/subscriptions': async () => {
     const target = a.made.subscriptions![0]!.target_url as string;
     const reply = await as(b, 'DELETE', `/api/v1/subscriptions?target_url=${encodeURIComponent(target)}`);

@@ -1,0 +1,151 @@
+import * as v from 'valibot';
+import { callsOfCaller, type CallRecord } from '../../shared/calls/call-store.js';
+import { blacklistEntry } from '../../shared/contacts/blacklist.js';
+import { getContact, saveContact, type ContactItem } from '../../shared/contacts/contact-store.js';
+import { NotFoundError, ValidationError } from '../../shared/http/errors.js';
+import { blankable, jsonObject } from '../../shared/http/param-schemas.js';
+import type { Operation, OperationRequest } from '../../shared/http/request.js';
+import { validate } from '../../shared/http/validation.js';
+import { mergedData } from '../../shared/leads/lead-changes.js';
+import { tokenValue } from '../../shared/leads/lead-params.js';
+import type { LeadRecord } from '../../shared/leads/lead-record.js';
+import { leadsOfContact } from '../../shared/leads/lead-store.js';
+import { normalizeCallerNumber } from '../../shared/phone.js';
+import { emailParam } from '../../shared/resources/field-schemas.js';
+import { isoWithOffset } from '../../shared/time.js';
+import { hangUp } from '../calls/hangup.js';
+
+/**
+ * Contacts: the company's record of one caller number across its leads and calls. The id is the
+ * number (E.164; the path takes it URL-encoded, or as digits). A contact shows its own fields
+ * (one item per company and number), whether the number is blacklisted, its newest leads and its
+ * newest calls, read in parallel (three GetItem/Query reads and one Query of the calls).
+ */
+
+/** Leads and calls a contact shows (the newest); the lists by caller page through the rest. */
+export const CONTACT_LEADS = 25;
+export const CONTACT_CALLS = 25;
+/** Live calls one hang-up request ends at most (a caller rarely has more than one). */
+export const HANG_UP_LIMIT = 50;
+
+function numberOf(request: OperationRequest): string {
+  const number = normalizeCallerNumber(request.pathParams.id);
+  if (!number) throw new ValidationError({ id: ['is not a phone number'] });
+  return number;
+}
+
+function leadSummary(lead: LeadRecord) {
+  return { id: lead.id, uuid: lead.uuid, status: lead.status, offer_id: lead.offer_id, schedule_id: lead.schedule_id, converted: lead.converted === true, created_at: isoWithOffset(lead.created_at) };
+}
+
+function callSummary(call: CallRecord) {
+  return { id: call.id, uuid: call.uuid, status: call.status, in_progress: call.in_progress, offer_id: call.offer_id, buyer_id: call.buyer_id ?? null, created_at: isoWithOffset(call.created_at) };
+}
+
+interface ContactFacts {
+  number: string;
+  item?: ContactItem;
+  blocked?: { blocked_at: string };
+  leads: LeadRecord[];
+  calls: CallRecord[];
+}
+
+async function readContact(companyId: number, number: string): Promise<ContactFacts> {
+  const [item, blocked, leads, calls] = await Promise.all([
+    getContact(companyId, number),
+    blacklistEntry(companyId, number),
+    leadsOfContact(companyId, number, undefined, 100),
+    callsOfCaller(companyId, number, CONTACT_CALLS),
+  ]);
+  return { number, item, blocked, leads: leads.sort((a, b) => b.id - a.id).slice(0, CONTACT_LEADS), calls };
+}
+
+/** A contact as the API shows it. Pure. */
+export function contactView(facts: ContactFacts): Record<string, unknown> {
+  const { item } = facts;
+  return {
+    id: facts.number,
+    type: 'Contact',
+    caller_id: facts.number,
+    first_name: item?.first_name ?? null,
+    last_name: item?.last_name ?? null,
+    email: item?.email ?? facts.leads.find((lead) => lead.email)?.email ?? null,
+    notes: item?.notes ?? null,
+    data: item?.data ?? {},
+    blocked: facts.blocked !== undefined,
+    blocked_at: facts.blocked ? isoWithOffset(facts.blocked.blocked_at) : null,
+    lead_ids: facts.leads.map((lead) => lead.id),
+    leads: facts.leads.map(leadSummary),
+    call_ids: facts.calls.map((call) => call.id),
+    calls: facts.calls.map(callSummary),
+    created_at: item ? isoWithOffset(item.created_at) : null,
+    updated_at: item ? isoWithOffset(item.updated_at) : null,
+  };
+}
+
+const seen = (facts: ContactFacts) => facts.item !== undefined || facts.blocked !== undefined || facts.leads.length > 0 || facts.calls.length > 0;
+
+/** `GET /api/v1/contacts/:id`: 404 when the company never saw the number (no call, lead, blacklist entry or contact fields). */
+export const showContact: Operation = async (request) => {
+  const facts = await readContact(request.auth.companyId, numberOf(request));
+  if (!seen(facts)) throw new NotFoundError('Contact not found');
+  return { kind: 'record', root: 'contact', record: contactView(facts) };
+};
+
+const text = (max: number) => v.optional(blankable(v.pipe(v.string('is not a string'), v.trim(), v.maxLength(max, `is too long (maximum is ${max} characters)`))));
+
+export const contactUpdateSchema = v.object({
+  first_name: text(200),
+  last_name: text(200),
+  email: v.optional(blankable(emailParam)),
+  notes: text(5000),
+  data: v.optional(jsonObject(v.record(v.string(), v.unknown()), 'is not a hash')),
+});
+
+/**
+ * `PUT /api/v1/contacts/:id`: sets the fields sent (data merged, blank clears a field). Writing
+ * a number the company never saw records it: a contact can be noted before it calls.
+ */
+export const updateContact: Operation = async (request) => {
+  const companyId = request.auth.companyId;
+  const number = numberOf(request);
+  const nested = request.params.contact && typeof request.params.contact === 'object' && !Array.isArray(request.params.contact) ? (request.params.contact as Record<string, unknown>) : {};
+  const fields = validate(contactUpdateSchema, { ...request.params, ...nested });
+  const at = request.now.toISOString();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await getContact(companyId, number);
+    const contact: ContactItem = before
+      ? structuredClone(before)
+      : { number, first_name: null, last_name: null, email: null, notes: null, data: {}, created_at: at, updated_at: at, version: 0 };
+    for (const field of ['first_name', 'last_name', 'email', 'notes'] as const) if (fields[field] !== undefined) contact[field] = fields[field];
+    // The same token limits as a lead's data (422 naming data when the merge would pass them).
+    if (fields.data) contact.data = mergedData(contact.data, Object.fromEntries(Object.entries(fields.data).map(([key, value]) => [key, tokenValue(value)])), 'contact');
+    contact.updated_at = at;
+    if (await saveContact(companyId, contact, Number(before?.version ?? 0))) {
+      return { kind: 'record', root: 'contact', record: contactView({ ...(await readContact(companyId, number)), item: { ...contact, version: Number(before?.version ?? 0) + 1 } }) };
+    }
+  }
+  throw new Error(`Contact ${number} kept changing under this update`);
+};
+
+/**
+ * `DELETE /api/v1/contacts/:id/calls`: asks the carrier to hang up each of the contact's calls in
+ * progress (as `DELETE /api/v1/calls/:id` does; each ends when the carrier's final callback comes)
+ * and answers how many it asked for.
+ */
+export const hangUpContactCalls: Operation = async (request) => {
+  const companyId = request.auth.companyId;
+  const number = numberOf(request);
+  const live = (await callsOfCaller(companyId, number, HANG_UP_LIMIT)).filter((call) => call.in_progress);
+  const hungUp: number[] = [];
+  for (const call of live) {
+    try {
+      await hangUp(companyId, call, 'api', request.now);
+      hungUp.push(call.id);
+    } catch (error) {
+      // Ended between the read and the hang-up: nothing to do for it.
+      if (!(error instanceof ValidationError)) throw error;
+    }
+  }
+  return { kind: 'record', root: 'contact', record: { id: number, caller_id: number, hung_up_count: hungUp.length, call_ids: hungUp } };
+};
