@@ -51,12 +51,12 @@ describe('EventBridge Scheduler adapter', () => {
   });
 
   it('takes an existing schedule of the same name (a repeated schedule) as success', async () => {
-    schedulerMock.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', $metadata: {} }));
+    schedulerMock.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', Message: 'exists', $metadata: {} }));
     await expect(adapter().schedule(entry, new Date(now.getTime() + 3_600_000))).resolves.toBeUndefined();
   });
 
   it('propagates any other refusal, so the caller (and the recovery sweeper) know the step is not scheduled', async () => {
-    schedulerMock.on(CreateScheduleCommand).rejects(new ValidationException({ message: 'bad', $metadata: {} }));
+    schedulerMock.on(CreateScheduleCommand).rejects(new ValidationException({ message: 'bad', Message: 'bad', $metadata: {} }));
     await expect(adapter().schedule(entry, new Date(now.getTime() + 3_600_000))).rejects.toThrow('bad');
   });
 
@@ -76,7 +76,7 @@ describe('EventBridge Scheduler adapter', () => {
   });
 
   it('cancels by deleting the schedule of the same name; one already gone is fine', async () => {
-    schedulerMock.on(DeleteScheduleCommand).resolvesOnce({}).rejectsOnce(new ResourceNotFoundException({ message: 'gone', $metadata: {} }));
+    schedulerMock.on(DeleteScheduleCommand).resolvesOnce({}).rejectsOnce(new ResourceNotFoundException({ message: 'gone', Message: 'gone', $metadata: {} }));
     await adapter().cancel(entry);
     await adapter().cancel(entry);
     const inputs = schedulerMock.commandCalls(DeleteScheduleCommand).map((call) => call.args[0].input);
