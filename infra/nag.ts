@@ -1,4 +1,4 @@
-import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { Stack, Token, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
@@ -70,7 +70,10 @@ export function acknowledgeNagFindings(stack: CallTrackingStack): void {
     id: 'Serverless-LambdaEventSourceMappingDestination',
     reason: "SQS event sources take no on-failure destination; the steps queue's redrive policy moves a step to its dead-letter queue after the last attempt",
   });
-  const schedules = `arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${leadRunner.scheduleGroup.scheduleGroupName}/*`;
+  // cdk-nag names the ARN as synthesized: pseudo parameters unless the stack has a fixed environment.
+  const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
+  const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
+  const schedules = `arn:<AWS::Partition>:scheduler:${region}:${account}:schedule/${leadRunner.scheduleGroup.scheduleGroupName}/*`;
   for (const fn of leadSchedulers) {
     Validations.of(fn.role!).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${schedules}]`,
