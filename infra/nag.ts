@@ -1,4 +1,4 @@
-import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { Stack, Token, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
@@ -27,7 +27,7 @@ export const ROUTE_AUTHORIZATION_REASONS: Record<AuthKind, string> = {
 
 /** Why the findings the stack keeps are acknowledged, each at the narrowest construct. */
 export function acknowledgeNagFindings(stack: CallTrackingStack): void {
-  const { api, delivery, events, scheduleDeadLetters, monitoring, table } = stack;
+  const { api, delivery, events, scheduleDeadLetters, monitoring, table, leadRunner, leadSchedulers } = stack;
   const apiFunctions: IFunction[] = [...Object.values(api.groupFunctions), api.fallbackFunction];
   const tableArn = `<${Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>`;
 
@@ -65,11 +65,27 @@ export function acknowledgeNagFindings(stack: CallTrackingStack): void {
     reason: "SQS event sources take no on-failure destination; the events queue's redrive policy moves a message to its dead-letter queue after the last attempt",
   });
 
+  // Lead steps (infra/constructs/lead-runner.ts).
+  Validations.of(leadRunner.function).acknowledge({
+    id: 'Serverless-LambdaEventSourceMappingDestination',
+    reason: "SQS event sources take no on-failure destination; the steps queue's redrive policy moves a step to its dead-letter queue after the last attempt",
+  });
+  // cdk-nag names the ARN as synthesized: pseudo parameters unless the stack has a fixed environment.
+  const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
+  const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
+  const schedules = `arn:<AWS::Partition>:scheduler:${region}:${account}:schedule/${leadRunner.scheduleGroup.scheduleGroupName}/*`;
+  for (const fn of leadSchedulers) {
+    Validations.of(fn.role!).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${schedules}]`,
+      reason: "Create and delete the lead steps' one-time schedules, named per lead step at run time, in the stack's own schedule group only",
+    });
+  }
+
   for (const { definition, route } of api.routes) Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason: ROUTE_AUTHORIZATION_REASONS[definition.auth] });
   const defaultRoute = api.httpApi.node.findChild('DefaultRoute');
   Validations.of(defaultRoute).acknowledge({ id: 'AwsSolutions-APIG4', reason: 'Unmatched requests: the fallback function answers 404/405 and reads no data' });
 
-  for (const queue of [events.deadLetters, scheduleDeadLetters]) {
+  for (const queue of [events.deadLetters, scheduleDeadLetters, leadRunner.stepsDeadLetters, leadRunner.runnerDeadLetters]) {
     Validations.of(queue).acknowledge({
       id: 'Serverless-SQSRedrivePolicy',
       reason: 'A dead-letter queue: the end of the line, kept 14 days and alarmed on while it holds anything',

@@ -5,9 +5,11 @@ import type { Construct } from 'constructs';
 import { ServiceApi } from './constructs/api.js';
 import { EventDelivery, DELIVERY_TIMEOUT } from './constructs/event-delivery.js';
 import { EventsQueue, deadLetterDepthAlarm } from './constructs/events-queue.js';
+import { LeadRunner } from './constructs/lead-runner.js';
 import { Monitoring } from './constructs/monitoring.js';
 import { StaleCallSweeper } from './constructs/stale-call-sweeper.js';
 import { ServiceTable } from './constructs/table.js';
+import { routeGroups, type RouteGroup } from '../shared/http/route-groups.js';
 import { acknowledgeNagFindings } from './nag.js';
 import { readSettings, type Settings } from './settings.js';
 
@@ -29,6 +31,9 @@ export class CallTrackingStack extends Stack {
   readonly scheduleDeadLetters: sqs.Queue;
   readonly staleCallSweeper: StaleCallSweeper;
   readonly delivery: EventDelivery;
+  readonly leadRunner: LeadRunner;
+  /** The functions that schedule lead steps (LeadRunner.allowScheduling), for the nag acknowledgements. */
+  readonly leadSchedulers: NodejsFunction[];
   readonly monitoring: Monitoring;
   /** Every function, by a short name (alarm ids, dashboard legends). */
   readonly functions: Record<string, NodejsFunction>;
@@ -82,12 +87,30 @@ export class CallTrackingStack extends Stack {
       scheduleDeadLetters: this.scheduleDeadLetters,
     });
 
+    // Lead steps: Scheduler, the runner and its queues; every function that schedules a step
+    // (route groups with the scheduler port, the runner, the outbox sweeper's recovery sweep).
+    this.leadRunner = new LeadRunner(this, 'LeadRunner', {
+      table: this.table,
+      eventsQueue: this.events.queue,
+      logRetention,
+      twilio: { accountSid: settings.twilioAccountSid, authTokenSecret: settings.twilioAuthTokenSecret, apiBase: settings.twilioApiBase },
+      voiceWebhookBase: this.api.voiceWebhookBase,
+    });
+    const schedulingGroups = (Object.keys(routeGroups) as RouteGroup[]).filter((group) => {
+      const ports: readonly string[] = 'ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : [];
+      return ports.includes('scheduler');
+    });
+    this.leadSchedulers = [...schedulingGroups.map((group) => this.api.groupFunctions[group]), this.delivery.sweeper];
+    for (const fn of this.leadSchedulers) this.leadRunner.allowScheduling(fn);
+    this.leadSchedulers.push(this.leadRunner.function);
+
     this.functions = {
       ...this.api.groupFunctions,
       fallback: this.api.fallbackFunction,
       staleCallSweeper: this.staleCallSweeper.function,
       delivery: this.delivery.function,
       outboxSweeper: this.delivery.sweeper,
+      leadRunner: this.leadRunner.function,
     };
     this.monitoring = new Monitoring(this, 'Monitoring', {
       alarmEmail: settings.alarmEmail,
@@ -99,6 +122,8 @@ export class CallTrackingStack extends Stack {
       deadLetterQueues: {
         events: { queue: this.events.deadLetters, alarm: this.events.deadLetterAlarm },
         scheduledJobs: { queue: this.scheduleDeadLetters, alarm: scheduleDeadLetterAlarm },
+        leadSteps: { queue: this.leadRunner.stepsDeadLetters, alarm: this.leadRunner.stepsDeadLetterAlarm },
+        leadRunner: { queue: this.leadRunner.runnerDeadLetters, alarm: this.leadRunner.runnerDeadLetterAlarm },
       },
     });
 
@@ -108,6 +133,9 @@ export class CallTrackingStack extends Stack {
       value: this.events.deadLetters.queueArn,
       description: 'Deliveries given up on; redrive: aws sqs start-message-move-task --source-arn <this value>',
     });
+    new CfnOutput(this, 'LeadStepsQueueArn', { value: this.leadRunner.stepsQueue.queueArn, description: 'Lead steps due within a minute; the redrive destination of the lead dead-letter queues' });
+    new CfnOutput(this, 'LeadStepsDeadLetterQueueArn', { value: this.leadRunner.stepsDeadLetters.queueArn, description: 'Queued lead steps that failed every attempt (docs/operations.md, "Lead steps")' });
+    new CfnOutput(this, 'LeadRunnerDeadLetterQueueArn', { value: this.leadRunner.runnerDeadLetters.queueArn, description: 'Scheduler fires not delivered or failed (docs/operations.md, "Lead steps")' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Alarm notifications (subscribe more endpoints here)' });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'The CloudWatch dashboard' });

@@ -28,6 +28,7 @@ import { LEAD_STAT_FIELDS } from '../../shared/leads/lead-rollups.js';
 import { LOG_COLUMNS, logListSchema } from '../inbound/logs.js';
 import { setActiveSchema } from '../integrations/set-active.js';
 import { searchSchema } from '../numbers/search.js';
+import { makeCallSchema } from '../schedules/make-call.js';
 import { deleteByTargetUrlSchema } from '../subscriptions/delete-by-target-url.js';
 import { webhookLogListSchema, webhookLogShowSchema } from '../subscriptions/webhook-logs.js';
 
@@ -103,6 +104,38 @@ export const operationDocs: Record<string, OperationDoc> = {
   'voice.status': voiceStep('Carrier webhook: the call ended'),
   'voice.whisper': voiceStep('Carrier webhook: the buyer answered (whisper)'),
   'voice.whisper_result': voiceStep("Carrier webhook: the buyer's key press after the whisper"),
+  'voice.outbound_answer': voiceStep('Carrier webhook: the callee of an outbound call (a lead) answered'),
+  'leads.buyerIsAvailable': {
+    summary: "Would a buyer take this lead's call now",
+    description:
+      "The routing core's decision for a call of the lead (its schedule's offer, its tokens), nothing claimed: `buyer_is_available`, `buyers` in the order they would be tried, `excluded` with each buyer's reason, `reason` when none was considered (no_offer, blacklisted). docs/leads.md.",
+    pathParams: { id: { description: "The lead's id or uuid." } },
+    response: {
+      status: 200,
+      description: 'Whether a buyer would take the call, and why the others would not.',
+      content: {
+        'application/json': {
+          type: 'object',
+          properties: {
+            buyer_is_available: { type: 'boolean' },
+            lead_id: { type: 'integer' },
+            buyers: { type: 'array', items: { type: 'object', properties: { buyer_id: { type: 'integer' }, name: { type: ['string', 'null'] } } } },
+            excluded: { type: 'array', items: { type: 'object', properties: { buyer_id: { type: 'integer' }, reason: { type: 'string' } } } },
+            reason: { type: 'string' },
+          },
+        },
+      },
+    },
+    errors: [404],
+  },
+  'schedules.makeCall': {
+    summary: 'Call a lead or a number now from a schedule',
+    description:
+      "Places an outbound call from a tracking number of the schedule's offer to the lead (`lead_id`: its number and tokens) or to `caller_id` (no lead is created), ignoring waits and dial conditions. When the callee answers, a buyer of the offer is chosen as for an inbound call. 422 when the schedule has no offer or the offer no number. docs/leads.md.",
+    params: makeCallSchema,
+    response: { record: 'call', rows: call },
+    errors: [404, 422],
+  },
   'inbound_webhook_logs.list': {
     summary: 'List pings and posts',
     description: 'Newest first, by cursor (`cursor=-1` or none starts at the newest); 30 days before `created_at_to` unless `created_at_from` is given.',

@@ -1,4 +1,5 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { buyerIsAvailable } from './buyer-availability.js';
 import { corsPreflight } from '../../shared/routing/inbound.js';
 import { callerMoveToEnd, callerOptOut, callerRemove, leadsByCallerNumber } from './caller-operations.js';
 import { listLeads } from './lead-list.js';
@@ -20,4 +21,5 @@ export const handler = createRouteGroupHandler('leads', {
   'leads.callerOptOut': callerOptOut,
   'leads.callerRemove': callerRemove,
   'leads.callerMoveToEnd': callerMoveToEnd,
+  'leads.buyerIsAvailable': buyerIsAvailable,
 });

@@ -1,8 +1,8 @@
-import { buyerAnswered, dialResult, finishCall, startCall, UnknownCallError, type DialOutcome } from '../../shared/calls/call-flow.js';
+import { buyerAnswered, dialResult, finishCall, outboundAnswered, startCall, UnknownCallError, type DialOutcome } from '../../shared/calls/call-flow.js';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
 import type { ApiResponse, Operation, OperationRequest } from '../../shared/http/request.js';
 import { callbackIds, carrierCallId, secondsField, textField, type CallbackIds } from '../../shared/voice/callback-fields.js';
-import { EMPTY_TWIML, HANGUP_TWIML, twimlFor, whisperTwiml } from '../../shared/voice/twiml.js';
+import { EMPTY_TWIML, HANGUP_TWIML, sayThenHangupTwiml, twimlFor, whisperTwiml } from '../../shared/voice/twiml.js';
 
 /**
  * The Twilio-compatible voice webhooks (Twilio, SignalWire, Telnyx TeXML): each turns the
@@ -90,7 +90,9 @@ export const callStatus: Operation = async (request) => {
   const callSid = carrierCallId(request.params.CallSid);
   if (callSid && FINAL.has(textField(request.params, 'CallStatus'))) {
     const found = await findCallByCarrierId('twilio', callSid);
-    if (found) await finishCall(found.companyId, found.call.id, { totalDuration: secondsField(request.params, 'CallDuration'), at: request.now });
+    if (found) {
+      await finishCall(found.companyId, found.call.id, { totalDuration: secondsField(request.params, 'CallDuration'), at: request.now, carrierStatus: textField(request.params, 'CallStatus') });
+    }
   }
   return xml(EMPTY_TWIML);
 };
@@ -106,4 +108,25 @@ export const whisper: Operation = async (request) => {
 export const whisperResult: Operation = async (request) => {
   if (textField(request.params, 'Digits') !== '1') return xml(HANGUP_TWIML);
   return xml((await isLive(callbackIds(request.params))) ? EMPTY_TWIML : HANGUP_TWIML);
+};
+
+/** What the callee of an outbound call hears when no buyer can take it. */
+export const NO_BUYER_MESSAGE = 'Sorry, nobody is available to take your call right now. Goodbye.';
+
+/**
+ * `outbound_answer`: the callee of an outbound call (a lead's dial) answered; the carrier asks
+ * what to do. Found by the carrier's call id (the service recorded it when the carrier accepted
+ * the call), then routed like an inbound call: a Dial to the chosen buyer, or a message and a
+ * hang-up when no buyer can take it.
+ */
+export const outboundAnswer: Operation = async (request) => {
+  const callSid = carrierCallId(request.params.CallSid);
+  const found = callSid ? await findCallByCarrierId('twilio', callSid) : undefined;
+  if (!found) return xml(HANGUP_TWIML);
+  const instruction = await orNeutral(async () => {
+    const next = await outboundAnswered(found.companyId, found.call.id, request.now);
+    if (next.kind === 'hangup' && next.reason === 'no_buyer') return sayThenHangupTwiml(NO_BUYER_MESSAGE);
+    return twimlFor(next, { base: voiceBase(request) });
+  }, HANGUP_TWIML);
+  return xml(instruction);
 };

@@ -121,11 +121,9 @@ export class ServiceApi extends Construct {
         }
         if (twilio.apiBase) fn.addEnvironment('TWILIO_API_BASE', twilio.apiBase);
       }
-      if (ports.includes('numbers')) {
-        fn.addEnvironment('NUMBER_PROVIDER', 'twilio');
-        // Bought numbers send their calls to this API's voice webhooks.
-        fn.addEnvironment('VOICE_WEBHOOK_BASE', `${this.httpApi.apiEndpoint}/api/v1/voice/twilio`);
-      }
+      if (ports.includes('numbers')) fn.addEnvironment('NUMBER_PROVIDER', 'twilio');
+      // Bought numbers and placed outbound calls send their calls to this API's voice webhooks.
+      if (ports.includes('numbers') || ports.includes('telephony')) fn.addEnvironment('VOICE_WEBHOOK_BASE', this.voiceWebhookBase);
       if (ports.includes('telephony')) fn.addEnvironment('TELEPHONY_ADAPTER', 'twilio');
       if (ports.includes('events')) {
         fn.addEnvironment('EVENTS_ADAPTER', 'sqs');
@@ -167,6 +165,11 @@ export class ServiceApi extends Construct {
     }
     // Route-level throttling has no L2 property (JSON keyed by route key, CloudFormation's casing).
     (this.stage.node.defaultChild as CfnStage).routeSettings = partnerRouteSettings;
+  }
+
+  /** Where the carrier reaches the voice webhooks (numbers' voice URL, outbound calls' answer and status URLs). */
+  get voiceWebhookBase(): string {
+    return `${this.httpApi.apiEndpoint}/api/v1/voice/twilio`;
   }
 
   /** The default stage's invoke URL. */

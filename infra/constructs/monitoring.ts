@@ -206,6 +206,7 @@ export class Monitoring extends Construct {
       graph('Pings and posts per minute', [perMinute(METRIC.pings), perMinute(METRIC.posts)]),
       graph('Stale calls ended, deliveries per minute', [perMinute(METRIC.staleCallsEnded), perMinute(METRIC.deliveriesSucceeded), perMinute(METRIC.deliveriesFailed)]),
     );
+    dashboard.addWidgets(graph('Lead steps run, overdue steps rescheduled per minute', [perMinute(METRIC.leadStepsRun), perMinute(METRIC.overdueLeadSteps)]));
     dashboard.addWidgets(
       graph('API requests, 4xx, 5xx per minute', [
         props.api.metricCount({ period: minute, statistic: cloudwatch.Stats.SUM, label: 'requests' }),

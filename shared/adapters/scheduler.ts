@@ -1,4 +1,8 @@
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { traced } from '../observability/tracer.js';
 import type { SchedulerPort } from '../ports/scheduler.js';
+import { EventBridgeScheduler, schedulerConfigFromEnv } from './aws/event-bridge-scheduler.js';
 import { TableScheduler } from './local/table-scheduler.js';
 
 /**
@@ -10,8 +14,7 @@ import { TableScheduler } from './local/table-scheduler.js';
 export function createSchedulerPort(env: NodeJS.ProcessEnv = process.env): SchedulerPort {
   const adapter = env.SCHEDULER_ADAPTER || 'aws';
   if (adapter === 'local') return new TableScheduler(env.LOCAL_SCHEDULER_NAME || 'leads');
-  // The AWS adapter (shared/adapters/aws/event-bridge-scheduler.ts) is wired here by the
-  // scheduler work; until then asking for it is a configuration error.
+  if (adapter === 'aws') return new EventBridgeScheduler(traced(new SchedulerClient({})), traced(new SQSClient({})), schedulerConfigFromEnv(env));
   throw new Error(`Unknown SCHEDULER_ADAPTER ${adapter}`);
 }
 

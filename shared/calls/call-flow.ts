@@ -494,7 +494,12 @@ export interface CallEnding {
   maxTalkSeconds?: number;
   /** Why the call ended when it was not the carrier's final callback, for the timeline. */
   reason?: string;
+  /** The carrier's final CallStatus (busy, no-answer, failed...): how an unanswered outbound call ended. */
+  carrierStatus?: string;
 }
+
+/** An outbound call the callee never answered ends as the carrier says: busy, failed, canceled, else no answer. */
+const UNANSWERED: Record<string, string> = { busy: 'busy', failed: 'failed', canceled: 'canceled' };
 
 /**
  * The call is over (the carrier's final status, or the stale-call sweeper when that was lost):
@@ -521,6 +526,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
         call.status = 'canceled';
       }
     }
+    if (call.status === 'dialing') call.status = UNANSWERED[ending.carrierStatus ?? ''] ?? 'no_answer';
     if (!ENDED.has(String(call.status))) call.status = 'completed';
     call.in_progress = false;
     call.ended_at ??= at.toISOString();
@@ -641,4 +647,150 @@ export async function recordOnTimeline(companyId: number, callId: number, type: 
     return { result: undefined, save: true };
   }, at);
   return call;
+}
+
+/**
+ * Outbound calls (a lead's dial, shared/leads/outbound-dial.ts): the call record exists from the
+ * moment the carrier accepted the call, `dialing` (in progress) while the callee's phone rings.
+ */
+export interface OutboundCall {
+  carrier: string;
+  carrierCallId: string;
+  /** The callee (the lead's number) and the tracking number it is called from. */
+  to: string;
+  from: { number: string; id: number; traffic_source_id: number | null; ring_pool_id: number | null };
+  offer: { id: number; name: string | null };
+  leadId: number | null;
+  scheduleId: number | null;
+  scheduleActionId: number | null;
+  tokens: Record<string, unknown>;
+  at: Date;
+}
+
+/** Records a placed outbound call (`new_call`); its id. */
+export async function startOutboundCall(companyId: number, outbound: OutboundCall): Promise<number> {
+  const at = outbound.at;
+  const call: Call = {
+    id: timeSortableId(at.getTime()),
+    uuid: randomUUID(),
+    secure_token: randomBytes(16).toString('hex'),
+    carrier: outbound.carrier,
+    carrier_call_id: outbound.carrierCallId,
+    direction: 'outbound',
+    created_at: at.toISOString(),
+    updated_at: at.toISOString(),
+    user_updated_at: null,
+    ended_at: null,
+    status: 'dialing',
+    in_progress: true,
+    caller_number: outbound.to,
+    caller_city: null,
+    caller_state: null,
+    caller_country: null,
+    number: outbound.from.number,
+    number_id: outbound.from.id,
+    ring_pool_id: outbound.from.ring_pool_id,
+    offer_id: outbound.offer.id,
+    offer: outbound.offer.name,
+    traffic_source_id: outbound.from.traffic_source_id,
+    traffic_source: null,
+    ping_id: null,
+    lead_id: outbound.leadId,
+    schedule_id: outbound.scheduleId,
+    schedule_action_id: outbound.scheduleActionId,
+    buyer_id: null,
+    buyer: null,
+    attempts: [],
+    queue: [],
+    total_duration: 0,
+    answered_duration: 0,
+    buyer_converted: false,
+    offer_converted: false,
+    revenue: 0,
+    buyer_revenue: 0,
+    payout: 0,
+    traffic_source_payout: 0,
+    profit: 0,
+    has_recording: false,
+    recording_url: null,
+    data: boundData(outbound.tokens),
+    timeline: [],
+    version: 0,
+  };
+  timeline(call, at, 'outbound_dial', { to: outbound.to, from: outbound.from.number, lead_id: outbound.leadId });
+  const { writes, staged } = stageMessages(companyId, callEvents(companyId, ['new_call'], call, at), at);
+  if (!(await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, writes))) {
+    const existing = await findCallByCarrierId(outbound.carrier, outbound.carrierCallId);
+    if (existing) return existing.call.id;
+    throw new Error(`Outbound call ${outbound.carrierCallId} could not be recorded`);
+  }
+  await publishStaged(staged);
+  countMetric(METRIC.callsStarted);
+  return call.id;
+}
+
+/**
+ * The callee of an outbound call answered: the call is routed exactly like an inbound call of
+ * its offer (claimBuyer over the offer's buyers with the call's tokens, i.e. the lead's data),
+ * then follows the same dial / dial_action / dial_status / status flow. No buyer (or a caller
+ * blacklisted meanwhile) ends it. A repeated answer webhook gets the same instruction again.
+ */
+export async function outboundAnswered(companyId: number, callId: number, at: Date): Promise<CallInstruction> {
+  let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  const { call, saved } = await transition(companyId, callId, async (call) => {
+    if (!call.in_progress || call.status !== 'dialing') return { result: undefined, save: false };
+    claimed = undefined;
+    timeline(call, at, 'answered_by_callee', {});
+    const tokens = (call.data ?? {}) as TokenValues;
+    const [offer, blacklisted] = await Promise.all([
+      call.offer_id !== null ? getRecord(companyId, 'offers', call.offer_id) : Promise.resolve(undefined),
+      call.caller_number ? isBlacklisted(companyId, call.caller_number) : Promise.resolve(false),
+    ]);
+    if (blacklisted) {
+      call.status = 'blocked';
+      call.in_progress = false;
+      call.ended_at = at.toISOString();
+      timeline(call, at, 'blocked', { reason: 'caller is blacklisted' });
+      return { result: undefined, save: true };
+    }
+    const buyerIds = offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
+    claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom);
+    timeline(call, at, 'routing', {
+      candidates: [...buyerIds],
+      chosen: claimed.buyer?.id ?? null,
+      excluded: claimed.excluded.map((buyer) => ({ buyer_id: buyer.id, reason: buyer.reason })),
+    });
+    if (!claimed.buyer) {
+      call.status = 'no_buyer';
+      call.in_progress = false;
+      call.ended_at = at.toISOString();
+      return { result: undefined, save: true };
+    }
+    const buyer = claimed.buyer;
+    call.attempts = [{ attempt: 1, buyer_id: buyer.id, buyer_name: buyer.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false }];
+    call.queue = 'next' in claimed ? claimed.next.map((next) => next.id) : [];
+    call.buyer_id = buyer.id;
+    call.buyer = buyer.name;
+    call.status = 'ringing';
+    timeline(call, at, 'dial', { attempt: 1, buyer_id: buyer.id, number: buyer.record.number });
+    return {
+      result: undefined,
+      save: true,
+      events: ['call_ringing'],
+      undo: async () => {
+        if (claimed?.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
+      },
+    };
+  }, at);
+  if (!saved) return instructionFor(companyId, call);
+  if (!call.in_progress) {
+    await finishCall(companyId, callId, { totalDuration: 0, at });
+    return { kind: 'hangup', reason: String(call.status), companyId, callId };
+  }
+  const buyer = claimed?.buyer;
+  if (buyer && conversionTerms(buyer.record, at).duration === 0) {
+    const onDial = await transition(companyId, callId, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, buyer.record, 0, at), save: true }), at);
+    if (onDial.result) await applyBuyerConversion(companyId, onDial.call, buyer.record, at);
+  }
+  return instructionFor(companyId, call);
 }

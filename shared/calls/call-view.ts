@@ -40,6 +40,8 @@ export const CALL_COLUMNS = [
   'zip',
   'ping_id',
   'conversion_name',
+  'direction',
+  'lead_id',
 ] as const;
 
 const TIMES = new Set(['created_at', 'updated_at', 'deleted_at', 'user_updated_at', 'ended_at']);
@@ -53,6 +55,8 @@ export function callView(call: Record<string, unknown>, timeZone = 'UTC'): Recor
     if (column === 'type') out.type = 'Call';
     else if (column === 'routes_show_path' || column === 'routes_edit_path') out[column] = path;
     else if (TIMES.has(column)) out[column] = typeof value === 'string' && value ? isoWithOffset(value, timeZone) : null;
+    // Calls recorded before outbound dialing existed carry no direction: they were all inbound.
+    else if (column === 'direction') out.direction = value ?? 'inbound';
     else out[column] = value ?? null;
   }
   return out;

@@ -84,9 +84,12 @@ const behaviourRoutes: RouteDefinition[] = [
     { method: 'OPTIONS', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'none', operation: 'inbound_webhooks.preflight' },
   ]),
   // The voice carrier's webhooks (Twilio-compatible), authorised by its request signature.
-  ...(['incoming', 'dial_action', 'dial_status', 'status', 'whisper', 'whisper_result'] as const).map(
+  ...(['incoming', 'dial_action', 'dial_status', 'status', 'whisper', 'whisper_result', 'outbound_answer'] as const).map(
     (step): RouteDefinition => ({ method: 'POST', path: `${API}/voice/twilio/${step}`, group: 'voice', auth: 'carrier', operation: `voice.${step}` }),
   ),
+  // Leads and schedules: outbound dialing (docs/leads.md, "Outbound dialing").
+  { method: 'GET', path: `${API}/leads/{id}/buyer_is_available`, group: 'leads', auth: 'basic', operation: 'leads.buyerIsAvailable' },
+  { method: 'POST', path: `${API}/schedules/make_call`, group: 'schedules', auth: 'basic', operation: 'schedules.makeCall' },
   { method: 'GET', path: `${API}/inbound_webhook_logs`, group: 'inbound', auth: 'basic', operation: 'inbound_webhook_logs.list' },
   { method: 'GET', path: `${API}/webhook_logs`, group: 'subscriptions', auth: 'basic', operation: 'webhook_logs.list' },
   { method: 'GET', path: `${API}/webhook_logs/{id}`, group: 'subscriptions', auth: 'basic', operation: 'webhook_logs.show' },

@@ -73,12 +73,14 @@ function parseDial(twiml: string): DialStep | undefined {
   };
 }
 
-export async function simulateCall(options: SimulatedCall): Promise<SimulationResult> {
-  const callSid = options.callSid ?? `CA${randomBytes(16).toString('hex')}`;
-  const steps: SimulatorStep[] = [];
+type Post = (url: string, fields: Record<string, string>) => Promise<string>;
+
+/** A poster that signs like the carrier, against `baseUrl` (absolute URLs keep only their path). */
+function carrierPoster(options: { baseUrl: string; authToken: string; onStep?: (step: SimulatorStep) => void }, steps: SimulatorStep[]): Post {
   const base = options.baseUrl.replace(/\/$/, '');
-  const post = async (url: string, fields: Record<string, string>): Promise<string> => {
-    const absolute = url.startsWith('http') ? url : `${base}${url}`;
+  return async (url, fields) => {
+    // A recorded outbound call names the service's configured base; the simulator plays it here.
+    const absolute = url.startsWith('http') ? `${base}${new URL(url).pathname}${new URL(url).search}` : `${base}${url}`;
     const response = await fetch(absolute, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(options.authToken, absolute, fields) },
@@ -91,8 +93,11 @@ export async function simulateCall(options: SimulatedCall): Promise<SimulationRe
     if (!response.ok) throw new Error(`${absolute} answered ${response.status}: ${text}`);
     return text;
   };
-  const common = { CallSid: callSid, AccountSid: 'ACsimulator', From: options.from, To: options.to, Direction: 'inbound' };
-  let twiml = await post('/api/v1/voice/twilio/incoming', { ...common, CallStatus: 'ringing' });
+}
+
+/** Follows the service's Dials from `twiml`, each buyer behaving as told; what happened. */
+async function playDials(post: Post, base: string, first: string, buyers: readonly BuyerBehaviour[], common: Record<string, string>, callSid: string) {
+  let twiml = first;
   const dialed: string[] = [];
   let elapsed = 0;
   let talked = false;
@@ -103,7 +108,7 @@ export async function simulateCall(options: SimulatedCall): Promise<SimulationRe
     const action = new URL(dial.action, base);
     ids = { companyId: Number(action.searchParams.get('company')), callId: Number(action.searchParams.get('call')) };
     dialed.push(dial.target);
-    const behaviour = options.buyers[Math.min(attempt, options.buyers.length - 1)] ?? { answer: true, answerAfter: 5, talk: 60 };
+    const behaviour = buyers[Math.min(attempt, buyers.length - 1)] ?? { answer: true, answerAfter: 5, talk: 60 };
     let answered = behaviour.answer && behaviour.answerAfter < dial.timeout;
     if (answered && dial.whisper) {
       const whisper = await post(dial.whisper, { ...common, CallSid: `${callSid}-leg${attempt + 1}`, CallStatus: 'in-progress' });
@@ -121,8 +126,69 @@ export async function simulateCall(options: SimulatedCall): Promise<SimulationRe
       twiml = await post(dial.action, { ...common, CallStatus: 'in-progress', DialCallStatus: 'no-answer', DialCallDuration: '0' });
     }
   }
+  return { dialed, elapsed, talked, ids };
+}
+
+export async function simulateCall(options: SimulatedCall): Promise<SimulationResult> {
+  const callSid = options.callSid ?? `CA${randomBytes(16).toString('hex')}`;
+  const steps: SimulatorStep[] = [];
+  const post = carrierPoster(options, steps);
+  const common = { CallSid: callSid, AccountSid: 'ACsimulator', From: options.from, To: options.to, Direction: 'inbound' };
+  const first = await post('/api/v1/voice/twilio/incoming', { ...common, CallStatus: 'ringing' });
+  const { dialed, elapsed, talked, ids } = await playDials(post, options.baseUrl, first, options.buyers, common, callSid);
   await post('/api/v1/voice/twilio/status', { ...common, CallStatus: 'completed', CallDuration: String(elapsed) });
-  const first = steps[0]?.response ?? '';
   const outcome = first.includes('<Reject') ? 'rejected' : dialed.length === 0 ? 'no_buyer' : talked ? 'completed' : 'no_answer';
   return { callSid, ...ids, dialed, outcome, steps };
+}
+
+/** An outbound call the service placed (CallControlRecorder.placed in local mode). */
+export interface PlacedCall {
+  to: string;
+  from: string;
+  answerUrl: string;
+  statusUrl: string;
+  carrierCallId: string;
+}
+
+export interface SimulatedOutboundCall {
+  baseUrl: string;
+  authToken: string;
+  placed: PlacedCall;
+  /** Whether the callee answers; or how their phone ends the call unanswered. */
+  answer: true | 'no-answer' | 'busy' | 'failed';
+  /** Seconds the callee's phone rings before they answer (or the carrier gives up). */
+  answerAfter?: number;
+  /** Once the callee answered: how the buyer of each dial attempt behaves, as for inbound calls. */
+  buyers: BuyerBehaviour[];
+  onStep?: (step: SimulatorStep) => void;
+}
+
+export interface OutboundSimulationResult {
+  callSid: string;
+  dialed: string[];
+  /** unanswered: the callee did not pick up; no_buyer: answered, nobody took it (hung up with a message). */
+  outcome: 'unanswered' | 'no_buyer' | 'completed' | 'no_answer';
+  steps: SimulatorStep[];
+}
+
+/**
+ * Plays the carrier's side of a placed outbound call: the callee's phone rings; unanswered, the
+ * final status callback says so; answered, the service's answer webhook routes it and the
+ * buyers behave as in `simulateCall`, then the final status callback ends it.
+ */
+export async function simulateOutboundCall(options: SimulatedOutboundCall): Promise<OutboundSimulationResult> {
+  const { placed } = options;
+  const callSid = placed.carrierCallId;
+  const steps: SimulatorStep[] = [];
+  const post = carrierPoster(options, steps);
+  const common = { CallSid: callSid, AccountSid: 'ACsimulator', From: placed.from, To: placed.to, Direction: 'outbound-api' };
+  const ringing = options.answerAfter ?? 5;
+  if (options.answer !== true) {
+    await post(placed.statusUrl, { ...common, CallStatus: options.answer, CallDuration: '0' });
+    return { callSid, dialed: [], outcome: 'unanswered', steps };
+  }
+  const first = await post(placed.answerUrl, { ...common, CallStatus: 'in-progress' });
+  const { dialed, elapsed, talked } = await playDials(post, options.baseUrl, first, options.buyers, common, callSid);
+  await post(placed.statusUrl, { ...common, CallStatus: 'completed', CallDuration: String(ringing + elapsed) });
+  return { callSid, dialed, outcome: dialed.length === 0 ? 'no_buyer' : talked ? 'completed' : 'no_answer', steps };
 }

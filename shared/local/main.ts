@@ -49,7 +49,11 @@ const { SWEEP_INTERVAL_MINUTES } = await import('../calls/stale-calls.js');
 const { sweepOutbox } = await import('../events/outbox.js');
 const { eventQueue } = await import('../adapters/index.js');
 const { startDeliveryWorker } = await import('./delivery-worker.js');
+const { schedulerPort } = await import('../adapters/scheduler.js');
+const { startLocalRunner } = await import('../leads/local-runner.js');
+const { sweepOverdueSteps } = await import('../leads/overdue-steps.js');
 type TableQueue = import('../adapters/local/table-queue.js').TableQueue;
+type TableScheduler = import('../adapters/local/table-scheduler.js').TableScheduler;
 
 const tableClient = createDocumentClient(dynamo.endpoint, 'local');
 await ensureTable(tableClient, process.env.TABLE_NAME);
@@ -101,6 +105,17 @@ const outboxSweeps = setInterval(() => {
 }, 60_000);
 outboxSweeps.unref();
 const stopDelivery = startDeliveryWorker(eventQueue() as TableQueue, { onError: (error) => console.error('delivery worker failed:', error) });
+// Lead steps: the table scheduler's due entries run every second on the service's clock, so a
+// restart mid-wait runs what came due meanwhile; the recovery sweep reschedules steps a crash
+// left unscheduled, every minute as in AWS (docs/leads.md, "Waits").
+const leadRunner = startLocalRunner(schedulerPort() as TableScheduler, {
+  onRun: (report) => console.log(`${new Date().toISOString()} lead runner: ${report.ran} step(s) run, ${report.stale} stale, ${report.missing} missing, ${report.failed} failed`),
+  onError: (error) => console.error('lead runner failed:', error),
+});
+const leadSweeps = setInterval(() => {
+  sweepOverdueSteps(clock().now()).catch((error: unknown) => console.error('overdue lead step sweeper failed:', error));
+}, 60_000);
+leadSweeps.unref();
 if (process.env.WEBHOOK_ALLOWED_CIDRS) console.log(`Webhooks may reach ${process.env.WEBHOOK_ALLOWED_CIDRS} (WEBHOOK_ALLOWED_CIDRS)`);
 
 let stopping = false;
@@ -109,6 +124,8 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   clearInterval(sweeps);
   clearInterval(outboxSweeps);
+  clearInterval(leadSweeps);
+  await leadRunner.stop();
   await stopDelivery();
   console.log(`${signal}: stopping`);
   server.closeAllConnections();

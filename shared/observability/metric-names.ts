@@ -20,6 +20,10 @@ export const METRIC = {
   /** Event deliveries and outgoing webhook sends that succeeded / failed an attempt. */
   deliveriesSucceeded: 'DeliveriesSucceeded',
   deliveriesFailed: 'DeliveriesFailed',
+  /** Lead schedule steps the lead runner ran (AWS: Scheduler fires and queued steps). */
+  leadStepsRun: 'LeadStepsRun',
+  /** Lead steps the recovery sweeper had to schedule again (a crash between save and schedule). */
+  overdueLeadSteps: 'OverdueLeadSteps',
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

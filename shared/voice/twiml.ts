@@ -72,3 +72,8 @@ export function whisperTwiml(resultUrl: string): string {
     '<Hangup/></Response>'
   );
 }
+
+/** Says `message` to whoever is on the line, then hangs up (an outbound call no buyer can take). */
+export function sayThenHangupTwiml(message: string): string {
+  return `${HEAD}<Response><Say>${escapeXml(message)}</Say><Hangup/></Response>`;
+}

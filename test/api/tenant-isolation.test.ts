@@ -11,7 +11,8 @@ import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
-import { VOICE_TOKEN } from '../fixtures/voice.js';
+import { storeLead } from '../fixtures/stored-leads.js';
+import { placedCalls, VOICE_TOKEN } from '../fixtures/voice.js';
 
 /**
  * Companies stay apart. Two companies A and B hold records of every resource of the registry
@@ -399,6 +400,29 @@ const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>
       expectNothingOfA(reply, `${routeKey(route)}${query}`);
     }
     await expectCursorRefused(route.path, routeKey(route), true);
+  },
+  'GET /api/v1/leads/{id}/buyer_is_available': async () => {
+    const lead = await storeLead(a.company.id, clock().now(), { caller_id: A_CALLER, offer_id: a.made.offers![0]!.id, data: { mark: a.mark } });
+    for (const id of [lead.id, lead.uuid]) {
+      const reply = await as(b, 'GET', `/api/v1/leads/${id}/buyer_is_available`);
+      expect(reply.status, reply.text).toBe(404);
+      expectNothingOfA(reply, `buyer_is_available of A's lead ${id}`);
+    }
+  },
+  'POST /api/v1/schedules/make_call': async (route) => {
+    const lead = await storeLead(a.company.id, clock().now(), { caller_id: A_CALLER, offer_id: a.made.offers![0]!.id, data: { mark: a.mark } });
+    const placed = placedCalls().length;
+    // A's lead through B's schedule: not found; A's schedule: not B's.
+    for (const [json, status] of [
+      [{ schedule_id: b.made.schedules![0]!.id, lead_id: lead.id }, 404],
+      [{ schedule_id: b.made.schedules![0]!.id, lead_id: lead.uuid }, 404],
+      [{ schedule_id: aOnlyRecord('schedules').id, caller_id: newCaller() }, 422],
+    ] as const) {
+      const reply = await as(b, 'POST', route.path, json);
+      expect(reply.status, `${JSON.stringify(json)} ${reply.text}`).toBe(status);
+      expectNothingOfA(reply, `make_call ${JSON.stringify(json)}`);
+    }
+    expect(placedCalls().length).toBe(placed);
   },
   'GET /api/v1/calls.csv': async (route) => {
     const reply = await as(b, 'GET', route.path);

@@ -44,7 +44,8 @@ describe('carrier secret', () => {
     for (const [name, fn] of Object.entries(configured.stack.functions)) {
       const variables = configured.variablesOf(fn);
       expect(variables.TWILIO_AUTH_TOKEN, name).toBeUndefined();
-      const carrier = (groups as string[]).includes(name) && isCarrierGroup(name as RouteGroup);
+      // The lead runner places the calls of dial actions.
+      const carrier = name === 'leadRunner' || ((groups as string[]).includes(name) && isCarrierGroup(name as RouteGroup));
       expect(variables.TWILIO_AUTH_TOKEN_SECRET, name).toBe(carrier ? SECRET : undefined);
     }
     expect(JSON.stringify(configured.template.toJSON())).not.toMatch(/resolve:secretsmanager|TWILIO_AUTH_TOKEN"/);
@@ -54,7 +55,7 @@ describe('carrier secret', () => {
     const secretArn = arn('secretsmanager', `secret:${SECRET}-??????`);
     for (const [name, fn] of Object.entries(configured.stack.functions)) {
       const statements = configured.statementsOf(fn).filter((s) => actionsOf(s).some((action) => action.startsWith('secretsmanager:')));
-      const carrier = (groups as string[]).includes(name) && isCarrierGroup(name as RouteGroup);
+      const carrier = name === 'leadRunner' || ((groups as string[]).includes(name) && isCarrierGroup(name as RouteGroup));
       expect(statements.map((s) => [actionsOf(s), s.Resource]), name).toEqual(carrier ? [[['secretsmanager:GetSecretValue'], secretArn]] : []);
     }
     expect(groups.filter(isCarrierGroup).sort()).toEqual(['calls', 'contacts', 'numbers', 'schedules', 'voice']);
@@ -79,8 +80,8 @@ describe('every function', () => {
   const functions = defaults.resourcesOfType('AWS::Lambda::Function');
 
   it('is traced by X-Ray and names the metrics service and namespace the dashboard reads', () => {
-    // One per route group, the fallback, the stale-call sweeper, the delivery function and the outbox sweeper.
-    expect(Object.keys(functions)).toHaveLength(Object.keys(routeGroups).length + 4);
+    // One per route group, the fallback, the stale-call sweeper, the delivery function, the outbox sweeper and the lead runner.
+    expect(Object.keys(functions)).toHaveLength(Object.keys(routeGroups).length + 5);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
       expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({

@@ -106,7 +106,8 @@ describe('alarms', () => {
   });
 
   it('watch the depth of every dead-letter queue', () => {
-    const queues = [defaults.stack.events.deadLetters, defaults.stack.scheduleDeadLetters].map((queue) => defaults.logicalIdOf(queue));
+    const { leadRunner } = defaults.stack;
+    const queues = [defaults.stack.events.deadLetters, defaults.stack.scheduleDeadLetters, leadRunner.stepsDeadLetters, leadRunner.runnerDeadLetters].map((queue) => defaults.logicalIdOf(queue));
     const watched = alarmsOn('ApproximateNumberOfMessagesVisible').map((alarm) => (alarm.Properties.Dimensions as { Value: { 'Fn::GetAtt': [string] } }[])[0]!.Value['Fn::GetAtt'][0]);
     expect(watched.sort()).toEqual([...queues].sort());
   });

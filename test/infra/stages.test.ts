@@ -14,6 +14,8 @@ const PHYSICAL_NAMES: Record<string, string> = {
   'AWS::SQS::Queue': 'QueueName',
   'AWS::SNS::Topic': 'TopicName',
   'AWS::Lambda::Function': 'FunctionName',
+  // Generated from the construct path, stack name included (ScheduleGroup's default).
+  'AWS::Scheduler::ScheduleGroup': 'Name',
   'AWS::Logs::LogGroup': 'LogGroupName',
   'AWS::CloudWatch::Alarm': 'AlarmName',
   'AWS::CloudWatch::Dashboard': 'DashboardName',

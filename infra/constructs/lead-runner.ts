@@ -1,0 +1,142 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { routeGroups } from '../../shared/http/route-groups.js';
+import { deadLetterDepthAlarm } from './events-queue.js';
+import { createServiceFunction } from './function-defaults.js';
+import { allowReadingSecret } from './grants.js';
+
+/** The runner's timeout: a step reads the lead and its schedule, may dial (one carrier request) and saves. */
+export const LEAD_RUNNER_TIMEOUT = Duration.seconds(60);
+/** Receives of a queued step before it goes to the steps dead-letter queue. */
+export const STEP_MAX_RECEIVES = 5;
+
+export interface LeadRunnerProps {
+  table: ITableV2;
+  eventsQueue: sqs.IQueue;
+  logRetention: RetentionDays;
+  /** The carrier's settings, as the API's telephony functions get them (a dial places a call). */
+  twilio?: { accountSid?: string; authTokenSecret?: string; apiBase?: string };
+  /** Where the carrier sends an outbound call's webhooks: the API's voice routes. */
+  voiceWebhookBase: string;
+}
+
+/**
+ * Lead steps in AWS (docs/leads.md, "Waits"): the stack's own Scheduler schedule group, the
+ * runner function, its steps queue (steps due within a minute) with a dead-letter queue, the
+ * dead-letter queue of Scheduler's undeliverable fires (also the runner's asynchronous-invocation
+ * DLQ), and the role Scheduler assumes, which may invoke the runner and nothing else (plus
+ * sending to that dead-letter queue, which Scheduler does with the same role).
+ *
+ * No cycle: functions that schedule steps get the runner's ARN, so the runner cannot get its
+ * own that way; it reads it from its invocation context instead (functions/lead-runner).
+ */
+export class LeadRunner extends Construct {
+  readonly scheduleGroup: ScheduleGroup;
+  readonly function: NodejsFunction;
+  readonly stepsQueue: sqs.Queue;
+  readonly stepsDeadLetters: sqs.Queue;
+  readonly stepsDeadLetterAlarm: cloudwatch.Alarm;
+  /** Scheduler fires it could not deliver, and runner invocations that failed Lambda's retries. */
+  readonly runnerDeadLetters: sqs.Queue;
+  readonly runnerDeadLetterAlarm: cloudwatch.Alarm;
+  readonly schedulerRole: iam.Role;
+
+  constructor(scope: Construct, id: string, props: LeadRunnerProps) {
+    super(scope, id);
+    // Pending schedules go with the stack: the retained table still says which steps are due,
+    // and the overdue-step sweeper schedules them again in a new deployment.
+    this.scheduleGroup = new ScheduleGroup(this, 'ScheduleGroup', { removalPolicy: RemovalPolicy.DESTROY });
+    const deadLetterQueue = (queueId: string) =>
+      new sqs.Queue(this, queueId, { retentionPeriod: Duration.days(14), encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true });
+    this.stepsDeadLetters = deadLetterQueue('StepsDeadLetters');
+    this.runnerDeadLetters = deadLetterQueue('RunnerDeadLetters');
+    this.stepsQueue = new sqs.Queue(this, 'StepsQueue', {
+      visibilityTimeout: Duration.seconds(LEAD_RUNNER_TIMEOUT.toSeconds() * 6),
+      retentionPeriod: Duration.days(4),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.stepsDeadLetters, maxReceiveCount: STEP_MAX_RECEIVES },
+    });
+    this.stepsDeadLetterAlarm = deadLetterDepthAlarm(this, 'StepsDeadLettersAlarm', this.stepsDeadLetters, 'Lead steps failed every attempt from the steps queue (redrive: docs/operations.md, "Lead steps")');
+    this.runnerDeadLetterAlarm = deadLetterDepthAlarm(
+      this,
+      'RunnerDeadLettersAlarm',
+      this.runnerDeadLetters,
+      'Lead steps Scheduler could not deliver, or whose run failed every retry (redrive: docs/operations.md, "Lead steps")',
+    );
+
+    this.function = createServiceFunction(this, 'Function', {
+      entry: 'functions/lead-runner/handler.ts',
+      description: "Runs a lead's next schedule step (EventBridge Scheduler fires and the steps queue)",
+      tableName: props.table.tableName,
+      timeout: LEAD_RUNNER_TIMEOUT,
+      logRetention: props.logRetention,
+      deadLetterQueue: this.runnerDeadLetters,
+    });
+    this.function.addEventSource(new SqsEventSource(this.stepsQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    // What the engine does to the table: what the route groups that change leads may do.
+    this.function.addToRolePolicy(new iam.PolicyStatement({ actions: [...routeGroups.leads.tableActions], resources: [props.table.tableArn, `${props.table.tableArn}/index/*`] }));
+    this.function.addEnvironment('EVENTS_ADAPTER', 'sqs');
+    this.function.addEnvironment('EVENTS_QUEUE_URL', props.eventsQueue.queueUrl);
+    props.eventsQueue.grantSendMessages(this.function);
+    // A dial places a call at the carrier, whose webhooks come back to the API.
+    this.function.addEnvironment('TELEPHONY_ADAPTER', 'twilio');
+    this.function.addEnvironment('VOICE_WEBHOOK_BASE', props.voiceWebhookBase);
+    const twilio = props.twilio ?? {};
+    if (twilio.accountSid) this.function.addEnvironment('TWILIO_ACCOUNT_SID', twilio.accountSid);
+    if (twilio.authTokenSecret) {
+      this.function.addEnvironment('TWILIO_AUTH_TOKEN_SECRET', twilio.authTokenSecret);
+      allowReadingSecret(this.function, twilio.authTokenSecret);
+    }
+    if (twilio.apiBase) this.function.addEnvironment('TWILIO_API_BASE', twilio.apiBase);
+
+    const stack = Stack.of(this);
+    this.schedulerRole = new iam.Role(this, 'SchedulerRole', {
+      description: 'Assumed by EventBridge Scheduler to invoke the lead runner, and nothing else',
+      // Only Scheduler acting for this account (the confused-deputy guard AWS recommends).
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': stack.account } } }),
+    });
+    // Separate policy resources (not inline), so the role does not depend on the runner.
+    this.schedulerRole.addToPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.functionArn] }));
+    this.schedulerRole.addToPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.runnerDeadLetters.queueArn] }));
+
+    // The runner schedules its lead's next step too (its own ARN comes from its context).
+    this.allowScheduling(this.function, { includeRunnerArn: false });
+  }
+
+  /** The ARN pattern of the schedules of this stack's group. */
+  get schedulesArn(): string {
+    return Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${this.scheduleGroup.scheduleGroupName}/*` });
+  }
+
+  /**
+   * Lets a function schedule and cancel lead steps: the scheduler adapter's settings, creating
+   * and deleting schedules of this group only, passing the Scheduler role (to Scheduler only),
+   * and sending to the steps queue.
+   */
+  allowScheduling(fn: NodejsFunction, options: { includeRunnerArn?: boolean } = {}): void {
+    fn.addEnvironment('SCHEDULER_ADAPTER', 'aws');
+    fn.addEnvironment('LEAD_SCHEDULE_GROUP', this.scheduleGroup.scheduleGroupName);
+    if (options.includeRunnerArn !== false) fn.addEnvironment('LEAD_RUNNER_ARN', this.function.functionArn);
+    fn.addEnvironment('LEAD_SCHEDULER_ROLE_ARN', this.schedulerRole.roleArn);
+    fn.addEnvironment('LEAD_STEPS_QUEUE_URL', this.stepsQueue.queueUrl);
+    fn.addEnvironment('LEAD_RUNNER_DLQ_ARN', this.runnerDeadLetters.queueArn);
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'], resources: [this.schedulesArn] }));
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [this.schedulerRole.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
+    );
+    this.stepsQueue.grantSendMessages(fn);
+  }
+}
