@@ -1,6 +1,10 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { groupOperations } from '../../shared/resources/engine.js';
 import { resourcesOfGroup } from '../../shared/resources/registry.js';
+import { listLeadRetargetLogs } from './retarget-logs.js';
 
-/** Schedules and their actions, triggers, distributions, callbacks; lead retargets. */
-export const handler = createRouteGroupHandler('schedules', groupOperations(resourcesOfGroup('schedules')));
+/** Schedules and their actions, triggers, distributions, callbacks; lead retargets and their logs. */
+export const handler = createRouteGroupHandler('schedules', {
+  ...groupOperations(resourcesOfGroup('schedules')),
+  'lead_retarget_logs.list': listLeadRetargetLogs,
+});

@@ -9,8 +9,13 @@ export async function isBlacklisted(companyId: number, number: string): Promise<
   return Boolean(result.Item);
 }
 
+/** The Put that blacklists a number, for a transaction with the change that blocks it (a lead_block action). */
+export function blockNumberPut(companyId: number, number: string, at: Date) {
+  return { TableName: tableName, Item: { ...keys.blacklist(companyId, number), number, blocked_at: at.toISOString() } };
+}
+
 export async function blockNumber(companyId: number, number: string, at: Date): Promise<void> {
-  await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.blacklist(companyId, number), number, blocked_at: at.toISOString() } }));
+  await db.send(new PutCommand(blockNumberPut(companyId, number, at)));
 }
 
 export async function unblockNumber(companyId: number, number: string): Promise<boolean> {

@@ -64,6 +64,12 @@ export const keys = {
   leadsOfContact: (companyId: number, contact: string): string => `${companyPrefix(companyId)}#leads_of#${contact}`,
   leadsWaiting: (companyId: number): string => `${companyPrefix(companyId)}#leads_waiting`,
 
+  /**
+   * gsi1 key of a schedule action: the actions of one schedule (`none` for actions of no
+   * schedule), so a lead's step reads its schedule's actions with one Query, not the company's.
+   */
+  scheduleActionsOf: (companyId: number, scheduleId: number | null): string => `${companyPrefix(companyId)}#schedule_actions_of#${scheduleId ?? 'none'}`,
+
   /** When a buyer last paid for a caller, for the duplicate timeframe of conversions. */
   lastConversion: (companyId: number, scope: string, caller: string): Key => ({ pk: `${companyPrefix(companyId)}#conversions#${scope}`, sk: caller }),
 
