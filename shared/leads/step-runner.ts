@@ -57,7 +57,7 @@ interface StepWork {
   messages: QueueMessage[];
   writes: TransactItem[];
   /** Steps of leads the step made (add_to_schedule, triggers), scheduled after the save. */
-  entries: Array<{ entry: LeadStepEntry; at: Date }>;
+  entries: Array<{ entry: LeadStepEntry; at: Date; scheduleId: number }>;
   texts: OutboundSms[];
   runs: number;
 }
@@ -415,6 +415,8 @@ function smsNumber(context: StepContext): Promise<string | undefined> {
 
 /** A new lead of the target schedule with this lead's contact and data, unless the contact already has an active one there. */
 async function addToSchedule(work: StepWork, context: StepContext, scheduleId: number): Promise<void> {
+  // Leads this step makes are written with its save: the index cannot show them yet.
+  if (work.entries.some((made) => made.scheduleId === scheduleId)) return;
   const target = await cached(context, `s${scheduleId}`, () => getRecord(context.companyId, 'schedules', scheduleId));
   if (!target) return;
   const contact = contactOf(work.lead);
@@ -425,7 +427,7 @@ async function addToSchedule(work: StepWork, context: StepContext, scheduleId: n
   const made = newScheduleLead(context.companyId, work.lead, target as ScheduleRow, context.now);
   work.writes.push(...made.writes);
   work.messages.push(...made.messages);
-  work.entries.push({ entry: made.entry, at: context.now });
+  work.entries.push({ entry: made.entry, at: context.now, scheduleId });
 }
 
 async function upload(work: StepWork, context: StepContext, action: ScheduleAction): Promise<void> {
