@@ -4,22 +4,13 @@ import type { ObjectStoragePort } from '../ports/object-storage.js';
 import { traced } from '../observability/tracer.js';
 import { S3ObjectStorage } from './aws/s3-object-storage.js';
 import { FileObjectStorage } from './local/file-object-storage.js';
+import { OBJECT_STORAGE_BUCKET_SETTING, objectStorageMissingSetting } from './object-storage-settings.js';
 
 /**
  * OBJECT_STORAGE_ADAPTER: `s3` (default; OBJECT_STORAGE_BUCKET) or `local` (files under
  * OBJECT_STORAGE_DIR, default DATA_DIR/objects). In a module of its own so only the lead runner
- * loads the S3 client.
+ * loads the S3 client (the API checks the settings through object-storage-settings.ts).
  */
-export const OBJECT_STORAGE_BUCKET_SETTING = 'OBJECT_STORAGE_BUCKET';
-
-/** Why this deployment cannot store objects (the setting that is missing), or undefined when it can. */
-export function objectStorageMissingSetting(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const adapter = env.OBJECT_STORAGE_ADAPTER || 's3';
-  if (adapter === 'local') return undefined;
-  if (adapter === 's3') return env[OBJECT_STORAGE_BUCKET_SETTING] ? undefined : OBJECT_STORAGE_BUCKET_SETTING;
-  return 'OBJECT_STORAGE_ADAPTER';
-}
-
 export function createObjectStorage(env: NodeJS.ProcessEnv = process.env): ObjectStoragePort {
   const missing = objectStorageMissingSetting(env);
   if (missing) throw new Error(`${missing} must be set (s3 or local) for object storage uploads`);

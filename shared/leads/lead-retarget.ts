@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
 import { dayRecordPut } from '../db/day-records.js';
 import { timeSortableId } from '../db/ids.js';
-import { keys } from '../db/keys.js';
 import { getRecord, withoutKeys, type StoredRecord } from '../db/records.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import { logger } from '../logger.js';
@@ -12,6 +11,7 @@ import { schedulePending } from './lead-steps.js';
 import { contactOf, leadCreateItems, leadsOfContact, transitionLead } from './lead-store.js';
 import { moveToSchedule, newScheduleLead, type ScheduleRow } from './schedule-leads.js';
 import { filterHolds, leadTokens, type ScheduleAction } from './schedule-steps.js';
+import { waitingLeadPages } from './schedule-store.js';
 
 /**
  * Lead retargets (shared/resources/lead-retargets.ts): the active, waiting leads of the source
@@ -50,29 +50,18 @@ export interface RetargetResult {
 async function candidates(companyId: number, scheduleId: number, filter: ScheduleAction, limit: number): Promise<{ leads: LeadRecord[]; scanned: number; more: boolean }> {
   const leads: LeadRecord[] = [];
   let scanned = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        FilterExpression: 'schedule_id = :schedule',
-        ExpressionAttributeValues: { ':pk': keys.leadsWaiting(companyId), ':schedule': scheduleId },
-        Limit: Math.min(200, SCAN_CAP - scanned),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    scanned += page.ScannedCount ?? 0;
-    for (const item of page.Items ?? []) {
+  let more = false;
+  for await (const page of waitingLeadPages(companyId, { cap: SCAN_CAP, pageSize: 200, scheduleId })) {
+    scanned += page.scanned;
+    more = page.more;
+    for (const item of page.items) {
       const lead = withoutKeys(item) as LeadRecord;
       if (!filterHolds(filter, leadTokens(lead))) continue;
       if (leads.length === limit) return { leads, scanned, more: true };
       leads.push(lead);
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && scanned < SCAN_CAP);
-  return { leads, scanned, more: Boolean(startKey) };
+  }
+  return { leads, scanned, more };
 }
 
 function logEntry(companyId: number, retarget: Record<string, unknown>, lead: LeadRecord, outcome: 'moved' | 'copied' | 'skipped', reason: string | null, newLeadId: number | null, now: Date) {

@@ -1,4 +1,4 @@
-import { objectStorageMissingSetting } from '../adapters/object-storage.js';
+import { objectStorageMissingSetting } from '../adapters/object-storage-settings.js';
 import { getRecords } from '../db/records.js';
 import { ValidationError } from '../http/errors.js';
 import type { HookContext } from '../resources/define.js';

@@ -32,9 +32,14 @@ export async function actionsOfSchedule(companyId: number, scheduleId: number): 
 /** Waiting-lead index items read at most to count the queues (beyond it the counts are lower bounds). */
 export const QUEUE_COUNT_CAP = 5000;
 
-/** How many active leads wait with each action as their next one. */
-export async function queuedLeadsByAction(companyId: number, cap = QUEUE_COUNT_CAP): Promise<Map<number, number>> {
-  const counts = new Map<number, number>();
+/**
+ * Pages of the company's waiting leads (gsi1 `leadsWaiting`), reading at most `cap` index items:
+ * each page's items and how many were read (a filter drops items after they are read).
+ */
+export async function* waitingLeadPages(
+  companyId: number,
+  options: { cap: number; pageSize: number; projection?: string; scheduleId?: number },
+): AsyncGenerator<{ items: Record<string, unknown>[]; scanned: number; more: boolean }> {
   let read = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -43,18 +48,27 @@ export async function queuedLeadsByAction(companyId: number, cap = QUEUE_COUNT_C
         TableName: tableName,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.leadsWaiting(companyId) },
-        ProjectionExpression: 'current_action_id',
-        Limit: Math.min(1000, cap - read),
+        ...(options.scheduleId !== undefined ? { FilterExpression: 'schedule_id = :schedule' } : {}),
+        ExpressionAttributeValues: { ':pk': keys.leadsWaiting(companyId), ...(options.scheduleId !== undefined ? { ':schedule': options.scheduleId } : {}) },
+        ...(options.projection ? { ProjectionExpression: options.projection } : {}),
+        Limit: Math.min(options.pageSize, options.cap - read),
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of page.Items ?? []) {
+    read += page.ScannedCount ?? 0;
+    startKey = page.LastEvaluatedKey;
+    yield { items: page.Items ?? [], scanned: page.ScannedCount ?? 0, more: Boolean(startKey) };
+  } while (startKey && read < options.cap);
+}
+
+/** How many active leads wait with each action as their next one. */
+export async function queuedLeadsByAction(companyId: number, cap = QUEUE_COUNT_CAP): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  for await (const { items } of waitingLeadPages(companyId, { cap, pageSize: 1000, projection: 'current_action_id' })) {
+    for (const item of items) {
       const id = item.current_action_id;
       if (typeof id === 'number') counts.set(id, (counts.get(id) ?? 0) + 1);
     }
-    read += page.Items?.length ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && read < cap);
+  }
   return counts;
 }

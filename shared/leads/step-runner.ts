@@ -327,10 +327,10 @@ async function runAction(work: StepWork, context: StepContext, action: ScheduleA
     }
     case 'lead_block':
       if (work.lead.caller_id) work.writes.push({ Put: blockNumberPut(companyId, work.lead.caller_id, now) });
-      stop(work, 'blocked', 'lead_block', now);
+      endLead(work, 'blocked', 'lead_block', now);
       return true;
     case 'lead_opt_out':
-      stop(work, 'opted_out', 'lead_opt_out', now);
+      endLead(work, 'opted_out', 'lead_opt_out', now);
       work.events.add('lead_opted_out');
       return true;
     case 'schedule_callback': {
@@ -441,8 +441,8 @@ async function upload(work: StepWork, context: StepContext, action: ScheduleActi
   }
 }
 
-/** The lead leaves its schedule for good (opt-out, block). */
-function stop(work: StepWork, status: 'opted_out' | 'blocked', reason: string, now: Date): void {
+/** The lead ends: opted out or blocked by an action, or its end-of-schedule actions are done (or its schedule is gone). */
+function endLead(work: StepWork, status: LeadRecord['status'], reason: string, now: Date): void {
   work.lead.status = status;
   work.lead.ended_at = now.toISOString();
   work.lead.end_reason = reason;
@@ -452,15 +452,8 @@ function stop(work: StepWork, status: 'opted_out' | 'blocked', reason: string, n
   work.events.add('lead_ended');
 }
 
-/** The end-of-schedule actions are done (or the schedule is gone): the lead ends. */
 function finish(work: StepWork, reason: EndReason, now: Date): void {
-  work.lead.status = endStatus(reason);
-  work.lead.ended_at = now.toISOString();
-  work.lead.end_reason = reason;
-  work.lead.phase = null;
-  work.lead.current_action_id = null;
-  work.fireAt = null;
-  work.events.add('lead_ended');
+  endLead(work, endStatus(reason), reason, now);
 }
 
 /** Schedule triggers of an ended lead: new leads of their schedules. */

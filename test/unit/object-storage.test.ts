@@ -6,7 +6,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { S3ObjectStorage } from '../../shared/adapters/aws/s3-object-storage.js';
 import { FileObjectStorage } from '../../shared/adapters/local/file-object-storage.js';
-import { objectStorageMissingSetting } from '../../shared/adapters/object-storage.js';
+import { objectStorageMissingSetting } from '../../shared/adapters/object-storage-settings.js';
 import { refusal } from '../../shared/leads/schedule-action-behaviour.js';
 
 describe('S3 object storage', () => {
