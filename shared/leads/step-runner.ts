@@ -14,7 +14,7 @@ import type { LeadPhase, LeadRecord, LeadStepEntry } from './lead-record.js';
 import { clearStep, pendStep, schedulePending } from './lead-steps.js';
 import { contactOf, leadsOfContact, transitionLead, UnknownLeadError } from './lead-store.js';
 import { leadView } from './lead-view.js';
-import { dialLead, type DialConditions } from './outbound-dial.js';
+import { dialLead, type DialConditions, type LeadDialResult } from './outbound-dial.js';
 import { moveToSchedule, newScheduleLead, type ScheduleRow } from './schedule-leads.js';
 import {
   choiceMove,
@@ -40,6 +40,8 @@ export type StepOutcome = 'ran' | 'stale' | 'missing';
 
 /** Decisions one step makes at most (actions, phase moves, callbacks), whatever the schedule holds. */
 const MAX_DECISIONS = 200;
+/** A dial that failed (carrier or routing error, not a refusal) is tried again this much later. */
+const DIAL_ERROR_RETRY_SECONDS = 300;
 /** Schedule triggers one ending lead fires at most. */
 const MAX_TRIGGERS = 10;
 
@@ -251,8 +253,18 @@ async function runActions(work: StepWork, context: StepContext): Promise<void> {
 }
 
 /** The callback's dial; true when the step stops (the dial waits to be retried). */
+/** A dial; an error is a retry a few minutes later, so a carrier outage never loses the step. */
+async function dial(work: StepWork, context: StepContext, action: ScheduleAction | undefined): Promise<LeadDialResult> {
+  try {
+    return await dialLead(context.companyId, work.lead, conditionsOf(action), context.now);
+  } catch (error) {
+    logger.error('schedule action: dial failed', { error, leadId: work.lead.id, actionId: action?.id ?? null });
+    return { placed: false, reason: 'dial failed', retryAt: new Date(context.now.getTime() + DIAL_ERROR_RETRY_SECONDS * 1000) };
+  }
+}
+
 async function callback(work: StepWork, context: StepContext): Promise<boolean> {
-  const result = await dialLead(context.companyId, work.lead, conditionsOf(undefined), context.now);
+  const result = await dial(work, context, undefined);
   work.lead.callback_at = null;
   work.state.callbackAt = null;
   if (result.placed) {
@@ -282,7 +294,7 @@ async function runAction(work: StepWork, context: StepContext, action: ScheduleA
   await messagesOf(work, context, action);
   switch (action.action_type) {
     case 'dial': {
-      const result = await dialLead(companyId, work.lead, conditionsOf(action), now);
+      const result = await dial(work, context, action);
       if (result.placed) {
         countContact(work);
         work.callIds.push(result.callId);

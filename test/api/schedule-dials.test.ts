@@ -11,11 +11,13 @@ import { enterSchedule, leadNow, runDueSteps, scheduleWith } from '../fixtures/s
  * the runner does with a placed call, a call to retry later and a call not placed, how dials count
  * toward max_contact_attempts, and callbacks.
  */
-const dials = vi.hoisted(() => ({ results: [] as LeadDialResult[], seen: [] as Array<{ leadId: number; conditions: DialConditions }> }));
+const dials = vi.hoisted(() => ({ results: [] as Array<LeadDialResult | Error>, seen: [] as Array<{ leadId: number; conditions: DialConditions }> }));
 vi.mock('../../shared/leads/outbound-dial.js', () => ({
   dialLead: async (_companyId: number, lead: { id: number }, conditions: DialConditions): Promise<LeadDialResult> => {
     dials.seen.push({ leadId: lead.id, conditions });
-    return dials.results.shift() ?? { placed: false, reason: 'no result queued by the test' };
+    const result = dials.results.shift() ?? { placed: false, reason: 'no result queued by the test' };
+    if (result instanceof Error) throw result;
+    return result;
   },
   buyerAvailability: async () => ({ available: false, buyers: [], excluded: [] }),
 }));
@@ -66,6 +68,17 @@ describe('dial actions', () => {
     dials.results.push({ placed: false, reason: 'caller is blacklisted' });
     await runDueSteps(company.id, T0);
     expect(await leadNow(company.id, lead.id)).toMatchObject({ contact_attempts: 0, call_ids: [], status: 'completed', data: { after: 'dial' } });
+  });
+
+  it('tries a dial that failed with an error again five minutes later', async () => {
+    const { schedule } = await scheduleWith(gateway, company, {}, [{ action_type: 'dial' }]);
+    const lead = await enterSchedule(company.id, schedule, T0);
+    dials.results.push(new Error('carrier unreachable'));
+    await runDueSteps(company.id, T0);
+    expect(await leadNow(company.id, lead.id)).toMatchObject({ status: 'active', action_index: 0, contact_attempts: 0, next_action_at: later(5 * 60_000).toISOString() });
+    dials.results.push({ placed: true, callId: 4 });
+    await runDueSteps(company.id, later(5 * 60_000));
+    expect(await leadNow(company.id, lead.id)).toMatchObject({ status: 'completed', call_ids: [4], contact_attempts: 1 });
   });
 
   it('ends the main phase at max_contact_attempts and runs the end-of-schedule actions', async () => {
