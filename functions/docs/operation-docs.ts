@@ -31,6 +31,8 @@ import { searchSchema } from '../numbers/search.js';
 import { makeCallSchema } from '../schedules/make-call.js';
 import { deleteByTargetUrlSchema } from '../subscriptions/delete-by-target-url.js';
 import { webhookLogListSchema, webhookLogShowSchema } from '../subscriptions/webhook-logs.js';
+import { LEAD_RETARGET_LOG_COLUMNS } from '../../shared/leads/lead-retarget.js';
+import { leadRetargetLogListSchema } from '../schedules/retarget-logs.js';
 
 /**
  * The documentation of every operation of the route table that the resource engine does not
@@ -147,6 +149,12 @@ export const operationDocs: Record<string, OperationDoc> = {
     description: 'Every attempt of every subscription and outgoing webhook delivery, newest first, by cursor.',
     params: webhookLogListSchema,
     response: { list: 'webhook_logs', rows: { name: 'WebhookLog', columns: WEBHOOK_LOG_COLUMNS } },
+  },
+  'lead_retarget_logs.list': {
+    summary: 'List what lead retargets did',
+    description: 'One entry per lead a retarget moved, copied or skipped (with the reason), newest first, by cursor.',
+    params: leadRetargetLogListSchema,
+    response: { list: 'lead_retarget_logs', rows: { name: 'LeadRetargetLog', columns: LEAD_RETARGET_LOG_COLUMNS } },
   },
   'webhook_logs.show': {
     summary: 'Show a webhook delivery attempt',

@@ -77,6 +77,12 @@ export const keys = {
   /** A contact's editable fields (first_name, notes...), one item per company and caller number. */
   contact: (companyId: number, number: string): Key => ({ pk: `${companyPrefix(companyId)}#contacts`, sk: number }),
 
+  /**
+   * gsi1 key of a schedule action: the actions of one schedule (`none` for actions of no
+   * schedule), so a lead's step reads its schedule's actions with one Query, not the company's.
+   */
+  scheduleActionsOf: (companyId: number, scheduleId: number | null): string => `${companyPrefix(companyId)}#schedule_actions_of#${scheduleId ?? 'none'}`,
+
   /** When a buyer last paid for a caller, for the duplicate timeframe of conversions. */
   lastConversion: (companyId: number, scope: string, caller: string): Key => ({ pk: `${companyPrefix(companyId)}#conversions#${scope}`, sk: caller }),
 

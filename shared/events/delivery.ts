@@ -105,10 +105,11 @@ export function outgoingWebhookMatches(webhook: Record<string, unknown>, event: 
 export function webhookMessages(
   companyId: number,
   webhook: Record<string, unknown>,
-  source: { key: string; event: string | null; eventId: string | null; fireId: number | null; object: Record<string, unknown> },
+  /** `kind` names the object when the event does not (a schedule action fires for a lead). */
+  source: { key: string; event: string | null; eventId: string | null; fireId: number | null; object: Record<string, unknown>; kind?: 'call' | 'lead' },
 ): QueueMessage[] {
   const urlIds = Array.isArray(webhook.outgoing_url_ids) ? (webhook.outgoing_url_ids as number[]) : [];
-  const kind = source.event ? objectKindOf(source.event) : 'call';
+  const kind = source.kind ?? (source.event ? objectKindOf(source.event) : 'call');
   return urlIds.map((urlId) => ({
     kind: 'webhook',
     id: `${source.key}.w${String(webhook.id)}.u${urlId}`,
@@ -121,7 +122,7 @@ export function webhookMessages(
       fireId: source.fireId,
       callId: kind === 'call' && typeof source.object.id === 'number' ? source.object.id : null,
       leadId: kind === 'lead' && typeof source.object.id === 'number' ? source.object.id : null,
-      tokens: webhookTokens(source.event, source.eventId, source.object),
+      tokens: webhookTokens(source.event, source.eventId, source.object, kind),
     },
   }));
 }

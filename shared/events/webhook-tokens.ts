@@ -6,8 +6,8 @@ import { objectKindOf } from './payload.js';
  * fields (id, caller_number, offer_id...), which win, so a client's data cannot pass itself off
  * as an id; plus `<object>_id` and the event. Pure.
  */
-export function webhookTokens(eventName: string | null, eventId: string | null, object: Record<string, unknown>): Record<string, unknown> {
-  const kind = eventName ? objectKindOf(eventName) : 'call';
+export function webhookTokens(eventName: string | null, eventId: string | null, object: Record<string, unknown>, objectKind?: string): Record<string, unknown> {
+  const kind = objectKind ?? (eventName ? objectKindOf(eventName) : 'call');
   const data = object.data && typeof object.data === 'object' && !Array.isArray(object.data) ? (object.data as Record<string, unknown>) : {};
   const fields = Object.fromEntries(Object.entries(object).filter(([, value]) => value === null || ['string', 'number', 'boolean'].includes(typeof value)));
   return { ...data, ...fields, [`${kind}_id`]: object.id ?? null, event: eventName, event_id: eventId };

@@ -98,6 +98,7 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'GET', path: `${API}/contacts/suppression_list`, group: 'contacts', auth: 'basic', operation: 'contacts.suppressionList' },
   { method: 'GET', path: `${API}/buyers/{user_buyer_id}/by_user_buyer_id`, group: 'buyers', auth: 'basic', operation: 'buyers.showByUserBuyerId' },
   { method: 'GET', path: `${API}/phone_numbers/search`, group: 'numbers', auth: 'basic', operation: 'phone_numbers.search' },
+  { method: 'GET', path: `${API}/lead_retarget_logs`, group: 'schedules', auth: 'basic', operation: 'lead_retarget_logs.list' },
   // Calls. Literal segments beat `{id}` (live_calls, send_key_press); `{id}` is an id or a uuid.
   { method: 'GET', path: `${API}/calls`, group: 'calls', auth: 'basic', operation: 'calls.list' },
   { method: 'GET', path: `${API}/calls.csv`, group: 'calls', auth: 'basic', operation: 'calls.list' },

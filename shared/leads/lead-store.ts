@@ -68,6 +68,20 @@ export function newLeadId(at: Date): number {
 
 const ID_ATTEMPTS = 5;
 
+/** The writes of a new lead (the lead, first, and its uuid lookup), for a transaction of its own or another change's. */
+export function leadCreateItems(companyId: number, lead: LeadRecord): TransactItem[] {
+  return [
+    { Put: { TableName: tableName, Item: leadItem(companyId, lead), ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...keys.globalLookup(LEADS, 'uuid', lead.uuid), company_id: companyId, resource: LEADS, id: lead.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+}
+
 /**
  * Writes a new lead with its uuid lookup in one transaction, with `alongside` (its events' outbox
  * items). When another lead of the company got the same id, the id is drawn again for the same
@@ -78,17 +92,7 @@ export async function createLead(companyId: number, lead: LeadRecord, alongside:
     try {
       await db.send(
         new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: tableName, Item: leadItem(companyId, lead), ConditionExpression: 'attribute_not_exists(pk)' } },
-            {
-              Put: {
-                TableName: tableName,
-                Item: { ...keys.globalLookup(LEADS, 'uuid', lead.uuid), company_id: companyId, resource: LEADS, id: lead.id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            ...alongside,
-          ],
+          TransactItems: [...leadCreateItems(companyId, lead), ...alongside],
         }),
       );
       return;

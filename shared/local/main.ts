@@ -37,6 +37,9 @@ process.env.OUTBOX_DIR ??= join(dataDir, 'outbox');
 process.env.EVENTS_ADAPTER ??= 'local';
 process.env.TELEPHONY_ADAPTER ??= 'local';
 process.env.SCHEDULER_ADAPTER ??= 'local';
+// Uploads of the object_storage_upload action land in DATA_DIR/objects.
+process.env.OBJECT_STORAGE_ADAPTER ??= 'local';
+process.env.OBJECT_STORAGE_DIR ??= join(dataDir, 'objects');
 const runtimeFile = join(dataDir, 'runtime.json');
 
 // Imported only now: these modules read the configuration above when they load.

@@ -37,8 +37,11 @@ export interface ResourceBehaviour {
   enrich?: (context: HookContext, records: readonly Record<string, unknown>[]) => Promise<Map<number, Record<string, unknown>>>;
   /** Turns validated create input into the fields to store (copying another record...). */
   prepareCreate?: (context: HookContext, fields: Record<string, unknown>) => Promise<Record<string, unknown>>;
-  /** Effects after a successful create or update (invitations, counter resets). */
-  afterWrite?: (context: HookContext, change: { before?: Record<string, unknown>; after: Record<string, unknown>; fields: Record<string, unknown> }) => Promise<void>;
+  /**
+   * Effects after a successful create or update (invitations, counter resets). May return fields
+   * it stored on the record meanwhile (what a lead retarget did), so the answer shows them.
+   */
+  afterWrite?: (context: HookContext, change: { before?: Record<string, unknown>; after: Record<string, unknown>; fields: Record<string, unknown> }) => Promise<void | Record<string, unknown>>;
   /**
    * Takes hold of what a new record stands for outside the table (buys a phone number), once
    * every check has passed, just before the write; sees the record to be written and the fields
@@ -84,6 +87,13 @@ export interface ResourceDefinition {
   group: RouteGroup;
   /** Envelope root node of one record, e.g. `offer_conversion`. */
   root: string;
+  /**
+   * The root node of one particular record when it depends on the record (a schedule action's
+   * root is its kind: `action_dial`, `action_wait`); `root` is the fallback and the document's name.
+   */
+  rootOf?: (record: Record<string, unknown>) => string;
+  /** The envelope's `associations` of one record (a schedule action's `integrations`). */
+  associationsOf?: (record: Record<string, unknown>) => Record<string, unknown>;
   /** Envelope root node of a list. */
   plural: string;
   /** The `type` column. */

@@ -149,6 +149,11 @@ async function serializeMany(
   );
 }
 
+/** The root node of one record: the resource's, unless it depends on the record. */
+export function rootOf(resource: ResourceDefinition, record: Record<string, unknown>): string {
+  return resource.rootOf?.(record) ?? resource.root;
+}
+
 function isGrid(serializer: string | undefined): boolean {
   return serializer?.endsWith('_grid') ?? false;
 }
@@ -164,7 +169,7 @@ function serializerOf(resource: ResourceDefinition, params: Params): string | un
 export async function recordResult(resource: ResourceDefinition, request: OperationRequest, record: StoredRecord, revealed: Record<string, unknown> = {}): Promise<OperationResult> {
   const serializer = serializerOf(resource, request.params);
   const [serialized] = await serializeMany(resource, hookContext(request), [record], { grid: isGrid(serializer) });
-  return { kind: 'record', root: resource.root, record: { ...serialized!, ...revealed } };
+  return { kind: 'record', root: rootOf(resource, record), record: { ...serialized!, ...revealed }, associations: resource.associationsOf?.(record) };
 }
 
 /** The `revealedOnWrite` attributes this write set (shown in its response only). */
@@ -286,7 +291,8 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       serializerOf(resource, request.params);
       const input = writableInput(resource, request.params);
       const prefill = sentFields(validate(resource.updateSchema, input), input);
-      return { kind: 'record', root: resource.root, record: serializeDefaults(resource, prefill) };
+      const draft = { ...resource.defaults, ...prefill };
+      return { kind: 'record', root: rootOf(resource, draft), record: serializeDefaults(resource, prefill), associations: resource.associationsOf?.(draft) };
     },
 
     create: async (request) => {
@@ -335,7 +341,8 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
           if (!chosenByHook || attempt + 1 >= MAX_ACQUIRE_ATTEMPTS) throw error;
         }
       }
-      await behaviour?.afterWrite?.(context, { after: record, fields: validated });
+      const stored = await behaviour?.afterWrite?.(context, { after: record, fields: validated });
+      if (stored) Object.assign(record, stored);
       return recordResult(resource, request, record, revealedBy(resource, undefined, record));
     },
 

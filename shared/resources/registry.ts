@@ -9,6 +9,10 @@ import { offers, trafficSources } from './offers.js';
 import { outgoingWebhooks, outgoingWebhookUrls } from './outgoing-webhooks.js';
 import { phoneNumbers } from './phone-numbers.js';
 import { ringPools } from './ring-pools.js';
+import { leadRetargets } from './lead-retargets.js';
+import { scheduleActions } from './schedule-actions.js';
+import { scheduleActionGroups, scheduleDistributions, scheduleTriggers } from './schedule-records.js';
+import { scheduledCallbacks } from './scheduled-callbacks.js';
 import { schedules } from './schedules.js';
 import { subscriptions } from './subscriptions.js';
 import { webhookManualFires } from './webhook-manual-fires.js';
@@ -34,6 +38,12 @@ export const resources: readonly ResourceDefinition[] = [
   phoneNumbers,
   ringPools,
   schedules,
+  scheduleActions,
+  scheduleActionGroups,
+  scheduleTriggers,
+  scheduleDistributions,
+  scheduledCallbacks,
+  leadRetargets,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

@@ -36,6 +36,7 @@ export const TIME_ATTRIBUTES: ReadonlySet<string> = new Set([
   'disconnected_at',
   'failing_since',
   'disabled_at',
+  'callback_at',
 ]);
 
 /** A stored record as the API shows it: every column, null where unset. */

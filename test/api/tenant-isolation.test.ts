@@ -12,6 +12,7 @@ import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { storeLead } from '../fixtures/stored-leads.js';
+import { enterSchedule } from '../fixtures/schedules.js';
 import { placedCalls, VOICE_TOKEN } from '../fixtures/voice.js';
 
 /**
@@ -77,7 +78,22 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   webhook_manual_fires: (w) => ({ outgoing_webhook_id: w.made.outgoing_webhooks![0]!.id }),
   access_control_lists: (w) => ({ name: `${w.mark} acl` }),
   schedules: (w) => ({ name: `${w.mark} schedule`, offer_id: w.made.offers![0]!.id }),
+  schedule_actions: (w) => ({ name: `${w.mark} action`, schedule_id: w.made.schedules![0]!.id, owner_relation: 'actions', action_type: 'wait', action_wait_type: 'days', wait_days: 1 }),
+  schedule_action_groups: (w) => ({ name: `${w.mark} action group`, schedule_action_ids: [w.made.schedule_actions![0]!.id] }),
+  schedule_triggers: (w) => ({ name: `${w.mark} trigger`, schedule_id: w.made.schedules![0]!.id }),
+  schedule_distributions: (w) => ({ name: `${w.mark} split`, schedule_id: w.made.schedules![0]!.id, target_schedule_id: w.made.schedules![0]!.id }),
+  // Leads (made by SCHEDULE_LEADS below) before the records that name them.
+  leads: () => ({}),
+  scheduled_callbacks: (w, index) => ({ lead_id: w.made.leads![Math.min(index, w.made.leads!.length - 1)]!.id, callback_in_seconds: 3600, notes: `${w.mark} callback` }),
+  lead_retargets: (w) => ({ name: `${w.mark} retarget`, source_schedule_id: w.made.schedules![0]!.id, target_schedule_id: w.made.retarget_targets![0]!.id }),
 };
+
+/** Schedule leads (entered through the lead store) and a second schedule to retarget them into. */
+async function makeScheduleLeads(world: World, count: number): Promise<void> {
+  world.made.leads = [];
+  for (let index = 0; index < count; index++) world.made.leads.push(await enterSchedule(world.company.id, world.made.schedules![0]!, clock().now(), { caller_id: newCaller() }));
+  world.made.retarget_targets = [await createThrough(gateway, world.company, '/api/v1/schedules', { name: `${world.mark} retarget target` })];
+}
 
 const SHARED_USER_BUYER_ID = `shared-${suffix()}`;
 let a: World;
@@ -89,6 +105,10 @@ const createPathOf = (resource: ResourceDefinition) => (resource.createPath ?? `
 
 async function createRecords(world: World, count: number): Promise<void> {
   for (const name of Object.keys(PAYLOADS)) {
+    if (name === 'leads') {
+      await makeScheduleLeads(world, count);
+      continue;
+    }
     const resource = creatable.find((candidate) => candidate.name === name);
     if (!resource) continue;
     world.made[name] = [];
@@ -349,6 +369,15 @@ const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>
       const reply = await as(b, 'GET', `${route.path}${query}`);
       expect(reply.status, reply.text).toBe(200);
       expect(reply.body.webhook_logs.map((row: Row) => row.id)).toEqual([bLogId]);
+      expectNothingOfA(reply, `${routeKey(route)}${query}`);
+    }
+    await expectCursorRefused(route.path, routeKey(route), true);
+  },
+  'GET /api/v1/lead_retarget_logs': async (route) => {
+    for (const query of ['', `?lead_retarget_id=${a.made.lead_retargets![0]!.id}`, `?lead_id=${a.made.leads![0]!.id}`]) {
+      const reply = await as(b, 'GET', `${route.path}${query}`);
+      expect(reply.status, reply.text).toBe(200);
+      for (const row of reply.body.lead_retarget_logs as Row[]) expect(row.company_id).toBe(b.company.id);
       expectNothingOfA(reply, `${routeKey(route)}${query}`);
     }
     await expectCursorRefused(route.path, routeKey(route), true);

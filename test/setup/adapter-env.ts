@@ -11,5 +11,6 @@ export function setLocalTestEnvironment(): void {
   process.env.EVENTS_ADAPTER = 'local';
   process.env.TELEPHONY_ADAPTER = 'local';
   process.env.SCHEDULER_ADAPTER = 'local';
+  process.env.OBJECT_STORAGE_ADAPTER = 'local';
   process.env.TWILIO_AUTH_TOKEN ??= 'test-voice-auth-token';
 }

@@ -1,0 +1,33 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import { join, resolve } from 'node:path';
+import type { ObjectStoragePort } from '../ports/object-storage.js';
+import { traced } from '../observability/tracer.js';
+import { S3ObjectStorage } from './aws/s3-object-storage.js';
+import { FileObjectStorage } from './local/file-object-storage.js';
+import { OBJECT_STORAGE_BUCKET_SETTING, objectStorageMissingSetting } from './object-storage-settings.js';
+
+/**
+ * OBJECT_STORAGE_ADAPTER: `s3` (default; OBJECT_STORAGE_BUCKET) or `local` (files under
+ * OBJECT_STORAGE_DIR, default DATA_DIR/objects). In a module of its own so only the lead runner
+ * loads the S3 client (the API checks the settings through object-storage-settings.ts).
+ */
+export function createObjectStorage(env: NodeJS.ProcessEnv = process.env): ObjectStoragePort {
+  const missing = objectStorageMissingSetting(env);
+  if (missing) throw new Error(`${missing} must be set (s3 or local) for object storage uploads`);
+  if ((env.OBJECT_STORAGE_ADAPTER || 's3') === 'local') {
+    return new FileObjectStorage(env.OBJECT_STORAGE_DIR || join(resolve(env.DATA_DIR ?? '.data'), 'objects'));
+  }
+  return new S3ObjectStorage(traced(new S3Client({})), env[OBJECT_STORAGE_BUCKET_SETTING]!);
+}
+
+let storage: ObjectStoragePort | undefined;
+
+export function objectStorage(): ObjectStoragePort {
+  storage ??= createObjectStorage();
+  return storage;
+}
+
+/** Replaces the object storage (tests); no argument goes back to the configured one. */
+export function setObjectStorage(replacement?: ObjectStoragePort): void {
+  storage = replacement;
+}

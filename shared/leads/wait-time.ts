@@ -1,0 +1,97 @@
+import { DateTime } from 'luxon';
+
+/**
+ * When a wait (or a schedule_callback action) ends, from the action's wait fields. Pure.
+ *
+ * - `seconds`, `minutes`, `hours`: an elapsed duration (`wait_seconds`...): 2 hours are 7,200 s
+ *   even across a daylight-saving change.
+ * - `days`: calendar days in the wait's zone: a lead waiting 1 day from 09:00 runs at 09:00 the
+ *   next day, also on the day the clocks change (23 or 25 hours later).
+ * - `until_time`: the next `wait_until_hour`:`wait_until_minute` (on `wait_until_day_of_week`,
+ *   or on any day when it is blank) in `wait_until_time_zone` (else the schedule's zone), strictly
+ *   after now. A wall time the clocks skip (02:30 on a spring-forward night) runs at the first
+ *   valid time after it (luxon moves it forward by the gap).
+ */
+export const WAIT_TYPES = ['seconds', 'minutes', 'hours', 'days', 'until_time'] as const;
+export type WaitType = (typeof WAIT_TYPES)[number];
+
+/** Day names as stored; `wait_until_day_of_week` also accepts 0-6 (0 = Sunday). */
+export const DAYS_OF_WEEK = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+export type DayOfWeek = (typeof DAYS_OF_WEEK)[number];
+
+/** The wait fields of a schedule action. */
+export interface WaitFields {
+  [field: string]: unknown;
+  action_wait_type?: unknown;
+  wait_seconds?: unknown;
+  wait_minutes?: unknown;
+  wait_hours?: unknown;
+  wait_days?: unknown;
+  wait_until_day_of_week?: unknown;
+  wait_until_hour?: unknown;
+  wait_until_minute?: unknown;
+  wait_until_time_zone?: unknown;
+}
+
+const UNIT_FIELD: Record<Exclude<WaitType, 'until_time'>, keyof WaitFields> = {
+  seconds: 'wait_seconds',
+  minutes: 'wait_minutes',
+  hours: 'wait_hours',
+  days: 'wait_days',
+};
+
+const UNIT_MS = { seconds: 1000, minutes: 60_000, hours: 3_600_000 } as const;
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** The field a wait type needs, for validation messages; undefined for until_time. */
+export function amountFieldOf(type: WaitType): keyof WaitFields | undefined {
+  return type === 'until_time' ? undefined : UNIT_FIELD[type];
+}
+
+/** What is missing for the wait to be computed: field name -> message (empty when complete). */
+export function waitFieldErrors(fields: WaitFields): Record<string, string[]> {
+  const type = fields.action_wait_type as WaitType | null | undefined;
+  if (!type) return { action_wait_type: ["can't be blank for this action type"] };
+  if (type === 'until_time') return count(fields.wait_until_hour) === undefined ? { wait_until_hour: ["can't be blank when action_wait_type is until_time"] } : {};
+  const field = UNIT_FIELD[type];
+  return count(fields[field]) === undefined ? { [field]: [`can't be blank when action_wait_type is ${type}`] } : {};
+}
+
+/** When the wait that starts at `now` ends; undefined when the fields do not describe a wait. */
+export function waitEnd(fields: WaitFields, now: Date, scheduleZone = 'UTC'): Date | undefined {
+  const type = fields.action_wait_type as WaitType | null | undefined;
+  const zone = typeof fields.wait_until_time_zone === 'string' && fields.wait_until_time_zone ? fields.wait_until_time_zone : scheduleZone;
+  switch (type) {
+    case 'seconds':
+    case 'minutes':
+    case 'hours': {
+      const amount = count(fields[UNIT_FIELD[type]]);
+      return amount === undefined ? undefined : new Date(now.getTime() + amount * UNIT_MS[type]);
+    }
+    case 'days': {
+      const amount = count(fields.wait_days);
+      return amount === undefined ? undefined : DateTime.fromJSDate(now, { zone }).plus({ days: amount }).toJSDate();
+    }
+    case 'until_time':
+      return nextWallTime(now, zone, fields.wait_until_day_of_week as DayOfWeek | null | undefined, count(fields.wait_until_hour), count(fields.wait_until_minute) ?? 0);
+    default:
+      return undefined;
+  }
+}
+
+/** The next `hour`:`minute` in `zone` (on `day`, if given) strictly after `now`. */
+export function nextWallTime(now: Date, zone: string, day: DayOfWeek | null | undefined, hour: number | undefined, minute: number): Date | undefined {
+  if (hour === undefined || hour > 23 || minute > 59) return undefined;
+  const local = DateTime.fromJSDate(now, { zone });
+  if (!local.isValid) return undefined;
+  // luxon's weekday: 1 = Monday .. 7 = Sunday; ours: 0 = Sunday .. 6 = Saturday.
+  const target = day ? DAYS_OF_WEEK.indexOf(day) : -1;
+  const step = target === -1 ? 1 : 7;
+  const ahead = target === -1 ? 0 : (target - (local.weekday % 7) + 7) % 7;
+  let candidate = local.plus({ days: ahead }).set({ hour, minute, second: 0, millisecond: 0 });
+  if (candidate.toMillis() <= now.getTime()) candidate = local.plus({ days: ahead + step }).set({ hour, minute, second: 0, millisecond: 0 });
+  return candidate.toJSDate();
+}
