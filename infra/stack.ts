@@ -103,6 +103,7 @@ export class CallTrackingStack extends Stack {
     this.leadSchedulers = [...schedulingGroups.map((group) => this.api.groupFunctions[group]), this.delivery.sweeper];
     for (const fn of this.leadSchedulers) this.leadRunner.allowScheduling(fn);
     this.leadSchedulers.push(this.leadRunner.function);
+    this.leadRunner.announceUploads(this.api.groupFunctions.schedules);
 
     this.functions = {
       ...this.api.groupFunctions,

@@ -6,6 +6,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { routeGroups } from '../../shared/http/route-groups.js';
@@ -48,6 +49,8 @@ export class LeadRunner extends Construct {
   readonly runnerDeadLetters: sqs.Queue;
   readonly runnerDeadLetterAlarm: cloudwatch.Alarm;
   readonly schedulerRole: iam.Role;
+  /** Where `object_storage_upload` actions put leads (JSON objects); written by the runner only. */
+  readonly uploads: s3.Bucket;
 
   constructor(scope: Construct, id: string, props: LeadRunnerProps) {
     super(scope, id);
@@ -98,6 +101,18 @@ export class LeadRunner extends Construct {
     }
     if (twilio.apiBase) this.function.addEnvironment('TWILIO_API_BASE', twilio.apiBase);
 
+    // Leads are personal data: private, encrypted, TLS only, kept when the stack goes.
+    this.uploads = new s3.Bucket(this, 'Uploads', {
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    // PutObject alone (grantPut adds multipart aborts): the runner writes whole small objects and reads nothing.
+    this.function.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.uploads.arnForObjects('*')] }));
+    this.announceUploads(this.function);
+
     const stack = Stack.of(this);
     this.schedulerRole = new iam.Role(this, 'SchedulerRole', {
       description: 'Assumed by EventBridge Scheduler to invoke the lead runner, and nothing else',
@@ -110,6 +125,15 @@ export class LeadRunner extends Construct {
 
     // The runner schedules its lead's next step too (its own ARN comes from its context).
     this.allowScheduling(this.function, { includeRunnerArn: false });
+  }
+
+  /**
+   * Tells a function where uploads go (the schedules function refuses an object_storage_upload
+   * action when no bucket is configured; the runner writes there).
+   */
+  announceUploads(fn: NodejsFunction): void {
+    fn.addEnvironment('OBJECT_STORAGE_ADAPTER', 's3');
+    fn.addEnvironment('OBJECT_STORAGE_BUCKET', this.uploads.bucketName);
   }
 
   /** The ARN pattern of the schedules of this stack's group. */

@@ -108,10 +108,10 @@ export function setEventQueue(replacement?: EventQueuePort): void {
   queue = replacement;
 }
 
-/** TELEPHONY_ADAPTER: `twilio` (default; the carrier settings above) or `local` (recorded). */
+/** TELEPHONY_ADAPTER: `twilio` (default; the carrier settings above) or `local` (recorded; kept under OUTBOX_DIR when set). */
 export function createTelephonyPort(env: NodeJS.ProcessEnv = process.env): TelephonyPort {
   const adapter = env.TELEPHONY_ADAPTER || 'twilio';
-  if (adapter === 'local') return new CallControlRecorder();
+  if (adapter === 'local') return new CallControlRecorder(env.OUTBOX_DIR);
   if (adapter === 'twilio') {
     if (!env.TWILIO_ACCOUNT_SID || !carrierTokenConfigured(env)) throw new Error(`${CARRIER_SETTINGS} must be set to control calls`);
     return new TwilioCallControl({ accountSid: env.TWILIO_ACCOUNT_SID, authToken: carrierTokenSource(env), baseUrl: env.TWILIO_API_BASE });

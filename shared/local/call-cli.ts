@@ -1,12 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { simulateCall } from './call-simulator.js';
+import { PLACED_CALLS_FILE } from '../adapters/local/call-control-recorder.js';
+import { simulateCall, simulateOutboundCall, type SimulatorStep } from './call-simulator.js';
 
 /**
  * `npm run call -- --from <caller> --to <tracking number> [--answer-after s] [--talk s]
  *   [--no-answer] [--no-answer-first n] [--keys 1]`
  * Places a simulated call against a running `npm start` and prints each carrier exchange.
+ *
+ * `npm run call -- --placed [--sid <carrier call id>] [--lead-no-answer] [buyer options as above]`
+ * plays the callee of an outbound call the service placed (a schedule's dial, make_call): the
+ * newest one in DATA_DIR/outbox/calls.jsonl, or the one named.
  */
 const { values } = parseArgs({
   options: {
@@ -18,12 +23,17 @@ const { values } = parseArgs({
     'no-answer-first': { type: 'string', default: '0' },
     keys: { type: 'string' },
     url: { type: 'string' },
+    placed: { type: 'boolean', default: false },
+    sid: { type: 'string' },
+    'lead-no-answer': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 
-if (values.help || !values.from || !values.to) {
+const placedArg = values.placed ? (values.sid ?? 'latest') : undefined;
+if (values.help || (!placedArg && (!values.from || !values.to))) {
   console.error('usage: npm run call -- --from <caller> --to <tracking number> [--answer-after s] [--talk s] [--no-answer] [--no-answer-first n] [--keys 1]');
+  console.error('       npm run call -- --placed [--sid <carrier call id>] [--lead-no-answer] [--answer-after s] [--talk s] [--no-answer] [--no-answer-first n]');
   process.exit(values.help ? 0 : 2);
 }
 
@@ -43,17 +53,27 @@ const buyers = values['no-answer']
   ? [{ answer: false, answerAfter: 30, talk: 0 }]
   : [...Array.from({ length: skip }, () => ({ answer: false, answerAfter: 30, talk: 0 })), { answer: true, answerAfter, talk, keys: values.keys }];
 
-const result = await simulateCall({
-  baseUrl: values.url ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
-  authToken,
-  from: values.from,
-  to: values.to,
-  buyers,
-  onStep: (step) => {
-    const path = new URL(step.request).pathname.split('/').pop();
-    const detail = step.fields.DialCallStatus ? ` ${step.fields.DialCallStatus} ${step.fields.DialCallDuration}s` : step.fields.CallStatus ? ` ${step.fields.CallStatus}` : '';
-    console.log(`carrier -> ${path}${detail}\n  <- ${step.response || '(empty)'}`);
-  },
-});
+const baseUrl = values.url ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+const onStep = (step: SimulatorStep) => {
+  const path = new URL(step.request).pathname.split('/').pop();
+  const detail = step.fields.DialCallStatus ? ` ${step.fields.DialCallStatus} ${step.fields.DialCallDuration}s` : step.fields.CallStatus ? ` ${step.fields.CallStatus}` : '';
+  console.log(`carrier -> ${path}${detail}\n  <- ${step.response || '(empty)'}`);
+};
+
+if (placedArg) {
+  const file = join(dataDir, 'outbox', PLACED_CALLS_FILE);
+  const placedCalls = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Parameters<typeof simulateOutboundCall>[0]['placed']) : [];
+  const placed = placedArg === 'latest' ? placedCalls.at(-1) : placedCalls.find((entry) => entry.carrierCallId === placedArg);
+  if (!placed) {
+    console.error(placedCalls.length ? `No placed call ${placedArg} in ${file}` : `The service has placed no call yet (${file} is empty): a schedule's dial action or POST /api/v1/schedules/make_call places one.`);
+    process.exit(2);
+  }
+  console.log(`Playing the lead ${placed.to} called from ${placed.from} (${placed.carrierCallId})`);
+  const result = await simulateOutboundCall({ baseUrl, authToken, placed, answer: values['lead-no-answer'] ? 'no-answer' : true, buyers, onStep });
+  console.log(`\n${result.outcome}; dialed ${result.dialed.join(', ') || 'nobody'}`);
+  process.exit(0);
+}
+
+const result = await simulateCall({ baseUrl, authToken, from: values.from!, to: values.to!, buyers, onStep });
 console.log(`\n${result.outcome}; dialed ${result.dialed.join(', ') || 'nobody'}; call id ${result.callId ?? '-'}`);
 if (result.callId) console.log(`See it: curl -s -u "$KEYS" http://127.0.0.1:${process.env.PORT ?? 3000}/api/v1/calls/${result.callId}`);

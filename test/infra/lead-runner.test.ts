@@ -111,4 +111,26 @@ describe('lead steps in AWS', () => {
     expect(alarms.some((alarm) => alarm.Properties.MetricName === 'Errors' && JSON.stringify(alarm.Properties.Dimensions).includes(logicalIdOf(runner.function)))).toBe(true);
     expect(stack.functions.leadRunner).toBe(runner.function);
   });
+
+  it('keeps object_storage_upload objects in a private, encrypted, TLS-only bucket that only the runner may write to', () => {
+    const bucket = resourcesOfType('AWS::S3::Bucket')[logicalIdOf(runner.uploads)]!;
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    expect(bucket.Properties).toMatchObject({
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: refOf(runner.uploads),
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    const writers = Object.entries(stack.functions).filter(([, fn]) => statementsOf(fn).some((statement) => actionsOf(statement).some((action) => action.startsWith('s3:'))));
+    expect(writers.map(([name]) => name)).toEqual(['leadRunner']);
+    expect(statementsOf(runner.function).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')))).toEqual([
+      { Action: 's3:PutObject', Effect: 'Allow', Resource: { 'Fn::Join': ['', [arnOf(runner.uploads), '/*']] } },
+    ]);
+    // The schedules function checks at create time that uploads have somewhere to go.
+    for (const fn of [runner.function, stack.api.groupFunctions.schedules]) {
+      expect(variablesOf(fn)).toMatchObject({ OBJECT_STORAGE_ADAPTER: 's3', OBJECT_STORAGE_BUCKET: refOf(runner.uploads) });
+    }
+  });
 });
