@@ -34,14 +34,14 @@ process.env.TELEPHONY_ADAPTER = 'local';
 process.env.TWILIO_AUTH_TOKEN = 'bench-voice-token';
 process.env.LOG_LEVEL = 'silent';
 
-await runWithDynamoDbLocal({ tableName: 'call-tracking-bench-leads', timeoutSeconds: 1200 }, run);
-
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
 const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
+
+await runWithDynamoDbLocal({ tableName: 'call-tracking-bench-leads', timeoutSeconds: 1200 }, run);
 
 async function run(): Promise<void> {
   const { db, tableName } = await import('../shared/db/client.js');
@@ -155,8 +155,9 @@ async function run(): Promise<void> {
   let made = 0;
   const started = performance.now();
   while (made < WAITING_LEADS) {
-    const batch = Array.from({ length: Math.min(50, WAITING_LEADS - made) }, () =>
-      scheduleLead(t0, nextCaller(), { action_index: 1, current_action_id: firstWait.id, next_action_at: waitUntil.toISOString(), step_version: 1 }),
+    // One millisecond apart: ids are time-sortable with 12 random bits, so 10,000 leads of one millisecond would collide.
+    const batch = Array.from({ length: Math.min(50, WAITING_LEADS - made) }, (_, index) =>
+      scheduleLead(new Date(t0.getTime() - WAITING_LEADS + made + index), nextCaller(), { action_index: 1, current_action_id: firstWait.id, next_action_at: waitUntil.toISOString(), step_version: 1 }),
     );
     await Promise.all(batch.map(async (lead) => {
       await createLead(company.id, lead);

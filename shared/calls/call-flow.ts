@@ -5,9 +5,10 @@ import { conversionTerms } from '../buyers/conversion-terms.js';
 import { applyCounterChange, releaseConcurrency } from '../buyers/counters.js';
 import { buyerTimeZone } from '../buyers/limits.js';
 import { isBlacklisted } from '../contacts/blacklist.js';
-import { db, tableName } from '../db/client.js';
+import { db, tableName, type TransactItem } from '../db/client.js';
 import { timeSortableId } from '../db/ids.js';
 import { keys } from '../db/keys.js';
+import { rollupCellUpdate } from '../db/rollup-update.js';
 import { getRecord, queryAllRecords } from '../db/records.js';
 import type { EventName } from '../events/event-names.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
@@ -224,6 +225,54 @@ async function instructionFor(companyId: number, call: Call): Promise<CallInstru
   return { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
 }
 
+/**
+ * Routes a new call (inbound, or an outbound call its callee answered): claims the first eligible
+ * buyer of `buyerIds` and makes it attempt 1, queueing the others; with none the call ends as
+ * no_buyer. Mutates `call` (to be saved); the claim is the caller's to give back if the save fails.
+ */
+async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date): Promise<Awaited<ReturnType<typeof claimBuyer>>> {
+  const claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom);
+  timeline(call, at, 'routing', {
+    candidates: [...buyerIds],
+    chosen: claimed.buyer?.id ?? null,
+    excluded: claimed.excluded.map((buyer) => ({ buyer_id: buyer.id, reason: buyer.reason })),
+  });
+  if (!claimed.buyer) {
+    call.status = 'no_buyer';
+    call.in_progress = false;
+    call.ended_at = at.toISOString();
+    return claimed;
+  }
+  const buyer = claimed.buyer;
+  call.attempts = [{ attempt: 1, buyer_id: buyer.id, buyer_name: buyer.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false }];
+  call.queue = 'next' in claimed ? claimed.next.map((next) => next.id) : [];
+  call.buyer_id = buyer.id;
+  call.buyer = buyer.name;
+  timeline(call, at, 'dial', { attempt: 1, buyer_id: buyer.id, number: buyer.record.number });
+  return claimed;
+}
+
+/** What a call has before anyone answered it: no buyer, no attempts, no money, no recording (fresh arrays). */
+function untouchedCallFields() {
+  return {
+    buyer_id: null,
+    buyer: null,
+    attempts: [],
+    queue: [],
+    total_duration: 0,
+    answered_duration: 0,
+    buyer_converted: false,
+    offer_converted: false,
+    revenue: 0,
+    buyer_revenue: 0,
+    payout: 0,
+    traffic_source_payout: 0,
+    profit: 0,
+    has_recording: false,
+    recording_url: null,
+  };
+}
+
 /** A call arrives at a tracking number: identify it, route it, dial the first buyer. */
 export async function startCall(incoming: IncomingCall): Promise<CallInstruction> {
   const existing = await findCallByCarrierId(incoming.carrier, incoming.carrierCallId);
@@ -269,21 +318,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
     traffic_source: (trafficSource?.name as string | undefined) ?? null,
     ping_id: reservation?.ping_id ?? null,
     lead_id: leadId,
-    buyer_id: null,
-    buyer: null,
-    attempts: [],
-    queue: [],
-    total_duration: 0,
-    answered_duration: 0,
-    buyer_converted: false,
-    offer_converted: false,
-    revenue: 0,
-    buyer_revenue: 0,
-    payout: 0,
-    traffic_source_payout: 0,
-    profit: 0,
-    has_recording: false,
-    recording_url: null,
+    ...untouchedCallFields(),
     // A ping's tokens come in unchecked by a client-facing limit: trimmed, not refused.
     data: boundData(tokens),
     timeline: [],
@@ -299,24 +334,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
     timeline(call, at, 'blocked', { reason: 'caller is blacklisted' });
   } else {
     const buyerIds = reservation?.buyer_ids.length ? new Set(reservation.buyer_ids) : offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
-    claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom);
-    timeline(call, at, 'routing', {
-      candidates: [...buyerIds],
-      chosen: claimed.buyer?.id ?? null,
-      excluded: claimed.excluded.map((buyer) => ({ buyer_id: buyer.id, reason: buyer.reason })),
-    });
-    if (!claimed.buyer) {
-      call.status = 'no_buyer';
-      call.in_progress = false;
-      call.ended_at = at.toISOString();
-    } else {
-      const buyer = claimed.buyer;
-      call.attempts = [{ attempt: 1, buyer_id: buyer.id, buyer_name: buyer.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false }];
-      call.queue = 'next' in claimed ? claimed.next.map((next) => next.id) : [];
-      call.buyer_id = buyer.id;
-      call.buyer = buyer.name;
-      timeline(call, at, 'dial', { attempt: 1, buyer_id: buyer.id, number: buyer.record.number });
-    }
+    claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
   }
   const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
 
@@ -465,25 +483,10 @@ function figures(call: Call): CallFigures {
 }
 
 /** Rollup writes for a call moving from `before` (not yet counted: undefined) to `after`. */
-export function rollupWrites(companyId: number, before: CallFigures | undefined, after: CallFigures): Array<Record<string, unknown>> {
-  return rollupChanges(before, after).map(({ cell, delta }) => {
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {};
-    const adds = Object.entries(delta).map(([field, amount], index) => {
-      names[`#s${index}`] = field;
-      values[`:s${index}`] = amount;
-      return `#s${index} :s${index}`;
-    });
-    return {
-      Update: {
-        TableName: tableName,
-        Key: keys.callRollup(companyId, cell.day, cell.hour, cell.category, cell.value),
-        UpdateExpression: `ADD ${adds.join(', ')} SET #day = :day, #hour = :hour, #category = :category, #value = :value`,
-        ExpressionAttributeNames: { ...names, '#day': 'day', '#hour': 'hour', '#category': 'category', '#value': 'value' },
-        ExpressionAttributeValues: { ...values, ':day': cell.day, ':hour': cell.hour, ':category': cell.category, ':value': cell.value },
-      },
-    };
-  });
+export function rollupWrites(companyId: number, before: CallFigures | undefined, after: CallFigures): TransactItem[] {
+  return rollupChanges(before, after).map(({ cell, delta }) =>
+    rollupCellUpdate(keys.callRollup(companyId, cell.day, cell.hour, cell.category, cell.value), delta, { day: cell.day, hour: cell.hour, category: cell.category, value: cell.value }),
+  );
 }
 
 export interface CallEnding {
@@ -698,21 +701,7 @@ export async function startOutboundCall(companyId: number, outbound: OutboundCal
     lead_id: outbound.leadId,
     schedule_id: outbound.scheduleId,
     schedule_action_id: outbound.scheduleActionId,
-    buyer_id: null,
-    buyer: null,
-    attempts: [],
-    queue: [],
-    total_duration: 0,
-    answered_duration: 0,
-    buyer_converted: false,
-    offer_converted: false,
-    revenue: 0,
-    buyer_revenue: 0,
-    payout: 0,
-    traffic_source_payout: 0,
-    profit: 0,
-    has_recording: false,
-    recording_url: null,
+    ...untouchedCallFields(),
     data: boundData(outbound.tokens),
     timeline: [],
     version: 0,
@@ -754,25 +743,9 @@ export async function outboundAnswered(companyId: number, callId: number, at: Da
       return { result: undefined, save: true };
     }
     const buyerIds = offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
-    claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom);
-    timeline(call, at, 'routing', {
-      candidates: [...buyerIds],
-      chosen: claimed.buyer?.id ?? null,
-      excluded: claimed.excluded.map((buyer) => ({ buyer_id: buyer.id, reason: buyer.reason })),
-    });
-    if (!claimed.buyer) {
-      call.status = 'no_buyer';
-      call.in_progress = false;
-      call.ended_at = at.toISOString();
-      return { result: undefined, save: true };
-    }
-    const buyer = claimed.buyer;
-    call.attempts = [{ attempt: 1, buyer_id: buyer.id, buyer_name: buyer.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false }];
-    call.queue = 'next' in claimed ? claimed.next.map((next) => next.id) : [];
-    call.buyer_id = buyer.id;
-    call.buyer = buyer.name;
+    claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
+    if (!claimed.buyer) return { result: undefined, save: true };
     call.status = 'ringing';
-    timeline(call, at, 'dial', { attempt: 1, buyer_id: buyer.id, number: buyer.record.number });
     return {
       result: undefined,
       save: true,

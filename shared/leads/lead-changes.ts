@@ -3,7 +3,7 @@ import type { EventName } from '../events/event-names.js';
 import { ValidationError } from '../http/errors.js';
 import { parseApiTime } from '../time.js';
 import type { LeadSubmission } from './lead-params.js';
-import type { LeadOwner, LeadRecord, LeadStatus, LeadStepEntry } from './lead-record.js';
+import { freshLead, type LeadOwner, type LeadRecord, type LeadStatus, type LeadStepEntry } from './lead-record.js';
 import { clearStep, pendStep } from './lead-steps.js';
 
 /**
@@ -71,39 +71,19 @@ export function mergeTokens(lead: LeadRecord, tokens: Record<string, PlainValue>
 
 /** A brand-new lead for a submission (the step to pend, for schedule leads, comes with it). */
 export function newLead(owner: LeadTokenOwner, submission: LeadSubmission, ids: { id: number; uuid: string }, now: Date): { lead: LeadRecord; decision: LeadChangeDecision } {
-  const at = now.toISOString();
   const hours = submission.hours_to_expire ?? owner.hoursToExpire;
-  const lead: LeadRecord = {
-    id: ids.id,
-    uuid: ids.uuid,
-    created_at: at,
-    updated_at: at,
-    company_id: owner.companyId,
+  const lead = freshLead(ids, owner.companyId, now, {
     lead_token: owner.leadToken,
     offer_id: owner.offerId,
     schedule_id: owner.scheduleId,
     caller_id: submission.caller_id,
     email: submission.email,
-    status: 'active',
-    data: {},
     lead_priority: submission.lead_priority ?? null,
-    contact_attempts: 0,
     max_contact_attempts: submission.max_contact_attempts ?? owner.maxContactAttempts,
     hours_to_expire: hours ?? null,
     expires_at: hours ? hoursLater(now, hours) : null,
-    phase: null,
-    action_index: 0,
-    current_action_id: null,
-    next_action_at: null,
-    step_version: 0,
-    callback_at: null,
-    call_ids: [],
-    converted: false,
-    ended_at: null,
-    end_reason: null,
-    version: 0,
     ...(submission.contact_field_type ? { contact_field_type: submission.contact_field_type } : {}),
-  };
+  });
   mergeTokens(lead, submission.tokens);
   const events: EventName[] = ['new_lead'];
   const callback = callbackTime(submission, owner.timeZone, now);

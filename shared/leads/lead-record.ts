@@ -45,6 +45,10 @@ export type LeadRecord = StoredRecord & {
   step_version: number;
   /** A callback asked for (schedule_callback_at / _in_seconds): a dial at that time, then the schedule goes on. */
   callback_at: string | null;
+  /** The end of the wait a callback interrupted: the schedule resumes there after the callback's dial. */
+  wait_until?: string | null;
+  /** Internal: the schedule's distributions were applied at its first step (once per lead). */
+  distributed?: boolean;
   call_ids: number[];
   converted: boolean;
   ended_at: string | null;
@@ -63,4 +67,44 @@ export function ownerOf(lead: Pick<LeadRecord, 'offer_id' | 'schedule_id'>): Lea
   if (lead.schedule_id !== null && lead.schedule_id !== undefined) return { kind: 'schedule', id: lead.schedule_id };
   if (lead.offer_id !== null && lead.offer_id !== undefined) return { kind: 'offer', id: lead.offer_id };
   return undefined;
+}
+
+/**
+ * A new lead as every creator starts it (submission, add_to_schedule, retargets, fixtures):
+ * active, no contact attempts, nothing pending; `fields` sets its owner, contact, data and
+ * whatever else differs. Pure: the caller draws the id and uuid.
+ */
+export function freshLead(ids: { id: number; uuid: string }, companyId: number, at: Date, fields: Partial<LeadRecord> = {}): LeadRecord {
+  const iso = at.toISOString();
+  return {
+    id: ids.id,
+    uuid: ids.uuid,
+    created_at: iso,
+    updated_at: iso,
+    company_id: companyId,
+    lead_token: '',
+    offer_id: null,
+    schedule_id: null,
+    caller_id: null,
+    email: null,
+    status: 'active',
+    data: {},
+    lead_priority: null,
+    contact_attempts: 0,
+    max_contact_attempts: null,
+    hours_to_expire: null,
+    expires_at: null,
+    phase: null,
+    action_index: 0,
+    current_action_id: null,
+    next_action_at: null,
+    step_version: 0,
+    callback_at: null,
+    call_ids: [],
+    converted: false,
+    ended_at: null,
+    end_reason: null,
+    version: 0,
+    ...fields,
+  };
 }

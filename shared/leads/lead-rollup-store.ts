@@ -1,30 +1,14 @@
-import { tableName, type TransactItem } from '../db/client.js';
+import type { TransactItem } from '../db/client.js';
+import { rollupCellUpdate } from '../db/rollup-update.js';
 import { keys } from '../db/keys.js';
 import { queryPages } from '../db/query.js';
 import { leadRollupChanges, rangeMonths, type LeadFigures, type LeadReportCategory, type LeadRollupItem } from './lead-rollups.js';
 
 /** The rollup updates (atomic ADDs) of a lead going from `before` to `after`, for its change's transaction. */
 export function leadRollupWrites(companyId: number, before: LeadFigures | undefined, after: LeadFigures | undefined): TransactItem[] {
-  return leadRollupChanges(before, after).map(({ cell, delta }) => {
-    const names: Record<string, string> = { '#month': 'month', '#day': 'day', '#hour': 'hour', '#category': 'category', '#value': 'value' };
-    const values: Record<string, unknown> = { ':month': cell.month, ':day': cell.day, ':hour': cell.hour, ':category': cell.category, ':value': cell.value };
-    const adds = Object.entries(delta)
-      .filter(([, amount]) => amount !== 0)
-      .map(([field, amount], index) => {
-        names[`#s${index}`] = field;
-        values[`:s${index}`] = amount;
-        return `#s${index} :s${index}`;
-      });
-    return {
-      Update: {
-        TableName: tableName,
-        Key: keys.leadRollup(companyId, cell.month, cell.category, cell.value, cell.day, cell.hour),
-        UpdateExpression: `ADD ${adds.join(', ')} SET #month = :month, #day = :day, #hour = :hour, #category = :category, #value = :value`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    };
-  });
+  return leadRollupChanges(before, after).map(({ cell, delta }) =>
+    rollupCellUpdate(keys.leadRollup(companyId, cell.month, cell.category, cell.value, cell.day, cell.hour), delta, { month: cell.month, day: cell.day, hour: cell.hour, category: cell.category, value: cell.value }),
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import { isoWithOffset } from '../time.js';
 import type { LeadRecord } from './lead-record.js';
 
 /** Storage-only attributes of a lead that the API does not show. */
-const HIDDEN = new Set(['version', 'step_version']);
+const HIDDEN = new Set(['version', 'step_version', 'distributed']);
 
 /** The columns of a lead, in the order lists and CSV show them (`columns` picks among them). */
 export const LEAD_COLUMNS = [
@@ -28,6 +28,7 @@ export const LEAD_COLUMNS = [
   'current_action_id',
   'next_action_at',
   'callback_at',
+  'wait_until',
   'call_ids',
   'converted',
   'ended_at',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactItem } from '../db/client.js';
 import type { QueueMessage } from '../ports/events.js';
-import type { LeadRecord, LeadStepEntry } from './lead-record.js';
+import { freshLead, type LeadRecord, type LeadStepEntry } from './lead-record.js';
 import { leadCreateItems, leadEvents, newLeadId } from './lead-store.js';
 import { pendStep } from './lead-steps.js';
 
@@ -26,38 +26,21 @@ function hoursOf(value: unknown): number | null {
 
 /** A new lead of `schedule` with the contact and data of `source`, starting at the schedule's first action now. */
 export function newScheduleLead(companyId: number, source: Pick<LeadRecord, 'caller_id' | 'email' | 'data' | 'lead_priority'>, schedule: ScheduleRow, now: Date): NewScheduleLead {
-  const at = now.toISOString();
   const hours = hoursOf(schedule.hours_to_expire);
-  const lead: LeadRecord = {
-    id: newLeadId(now),
-    uuid: randomUUID(),
-    created_at: at,
-    updated_at: at,
-    company_id: companyId,
+  const lead = freshLead({ id: newLeadId(now), uuid: randomUUID() }, companyId, now, {
     lead_token: String(schedule.lead_token ?? ''),
     offer_id: (schedule.offer_id as number | null) ?? null,
     schedule_id: schedule.id,
     caller_id: source.caller_id,
     email: source.email,
-    status: 'active',
     data: structuredClone(source.data ?? {}),
     lead_priority: source.lead_priority ?? null,
-    contact_attempts: 0,
     max_contact_attempts: hoursOf(schedule.max_contact_attempts),
     hours_to_expire: hours,
     expires_at: hours === null ? null : new Date(now.getTime() + hours * 3_600_000).toISOString(),
     phase: 'actions',
-    action_index: 0,
-    current_action_id: null,
-    next_action_at: null,
-    step_version: 0,
-    callback_at: null,
-    call_ids: [],
-    converted: false,
-    ended_at: null,
-    end_reason: null,
     version: 1,
-  };
+  });
   const entry = pendStep(companyId, lead, now);
   return { lead, writes: leadCreateItems(companyId, lead), messages: leadEvents(companyId, ['new_lead'], lead, now), entry };
 }
@@ -70,7 +53,7 @@ export function moveToSchedule(companyId: number, lead: LeadRecord, schedule: Sc
   lead.phase = 'actions';
   lead.action_index = 0;
   lead.current_action_id = null;
-  (lead as Record<string, unknown>).wait_until = null;
+  lead.wait_until = null;
   lead.end_reason = null;
   return pendStep(companyId, lead, now);
 }

@@ -9,7 +9,6 @@ import { getLead, transitionLead } from './lead-store.js';
  * and its pending step moved to the callback (or kept, when it was due sooner) before the record
  * is written; the engine dials at that time and then goes on where the lead was.
  */
-type WithWait = LeadRecord & { wait_until?: string | null };
 
 function callbackTime(fields: Record<string, unknown>, now: Date): Date {
   if (typeof fields.callback_at === 'string') return new Date(fields.callback_at);
@@ -60,7 +59,7 @@ export async function afterDelete(context: HookContext, record: Record<string, u
   const { result } = await transitionLead(
     companyId,
     leadId,
-    (lead: WithWait) => {
+    (lead: LeadRecord) => {
       if (lead.callback_at !== record.callback_at) return { result: undefined, save: false };
       lead.callback_at = null;
       if (lead.status === 'active' && lead.next_action_at && lead.wait_until && Date.parse(lead.wait_until) > Date.parse(lead.next_action_at)) {

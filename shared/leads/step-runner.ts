@@ -47,7 +47,7 @@ const MAX_TRIGGERS = 10;
 
 /** A lead as the step changes it, with what the step's save must carry. */
 interface StepWork {
-  lead: LeadRecord & { wait_until?: string | null; distributed?: boolean };
+  lead: LeadRecord;
   state: StepState;
   claimedVersion: number;
   /** When the next step runs; null once the lead has ended. */
