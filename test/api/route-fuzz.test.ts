@@ -61,9 +61,15 @@ async function seedWorld(): Promise<void> {
   const done = await simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from: '+14155552671', to: String(number.number), buyers: [{ answer: true, answerAfter: 2, talk: 30 }], callSid: newCallSid() });
   const shown = await call(gateway, { path: `/api/v1/calls/${done.callId}`, authorization: company.authorization });
   const uuid = String(shown.body?.call?.uuid ?? '');
-  plausibleValues.push(vanity, 'fuzz-buyer', String(number.number), String(buyer.id), String(source.id), String(offer.id), String(done.callId), uuid);
+  // A schedule with a wait and a lead in it, so lead routes reach past their token and id lookups.
+  const schedule = await createThrough(gateway, company, '/api/v1/schedules', { name: 'Fuzz schedule', offer_id: offer.id });
+  await createThrough(gateway, company, '/api/v1/schedule_actions', { schedule_id: schedule.id, owner_relation: 'actions', action_type: 'wait', action_wait_type: 'hours', wait_hours: 1 });
+  const submitted = await call(gateway, { method: 'POST', path: '/api/v1/leads', json: { lead_token: schedule.lead_token, caller_id: '+14155552671', first_name: 'Fuzz' } });
+  const lead = submitted.body?.lead ?? {};
+  plausibleValues.push(vanity, 'fuzz-buyer', String(number.number), String(buyer.id), String(source.id), String(offer.id), String(done.callId), uuid, String(schedule.lead_token), String(lead.id), String(lead.uuid));
   Object.assign(knownPathValues, {
-    id: ['1', String(buyer.id), String(offer.id), String(done.callId), uuid],
+    id: ['1', String(buyer.id), String(offer.id), String(done.callId), uuid, String(schedule.id), String(lead.id), String(lead.uuid)],
+    lead_token: [String(schedule.lead_token), String(offer.lead_token)],
     vanity_uri: [vanity],
     user_buyer_id: ['fuzz-buyer'],
     caller_number: ['+14155552671', '4155552671'],
