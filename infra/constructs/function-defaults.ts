@@ -32,6 +32,19 @@ export interface ServiceFunctionProps {
   reservedConcurrency?: number;
   /** Scheduled (asynchronously invoked) functions: where an invocation goes after Lambda's retries fail. */
   deadLetterQueue?: IQueue;
+  /**
+   * Files (relative to the repository root) copied beside the bundle after bundling, read by the
+   * function at run time instead of being bundled (the docs page's renderer script).
+   */
+  shippedFiles?: readonly { source: string; name: string }[];
+}
+
+/**
+ * The afterBundling commands that copy `files` into the asset (NodejsFunction runs them with the
+ * repository root as inputDir and the asset directory as outputDir, in local bundling).
+ */
+export function copyShippedFiles(files: readonly { source: string; name: string }[], inputDir: string, outputDir: string): string[] {
+  return files.map((file) => `cp "${path.join(inputDir, file.source)}" "${path.join(outputDir, file.name)}"`);
 }
 
 /** Creates a NodejsFunction with the service-wide defaults, so every function is built the same way. */
@@ -72,6 +85,15 @@ export function createServiceFunction(scope: Construct, id: string, props: Servi
       mainFields: [...lambdaBundling.mainFields],
       banner: lambdaBundling.banner,
       externalModules: [...lambdaBundling.externalModules],
+      ...(props.shippedFiles?.length
+        ? {
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (inputDir: string, outputDir: string) => copyShippedFiles(props.shippedFiles!, inputDir, outputDir),
+            },
+          }
+        : {}),
     },
   });
 }

@@ -1,4 +1,3 @@
-import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { EventQueuePort } from '../ports/events.js';
 import { maxAttempts, retryPolicyFromEnv } from '../events/retry-schedule.js';
@@ -28,9 +27,28 @@ function createEmailPort(): EmailPort {
   if (emailAdapter === 'ses') {
     const from = process.env.EMAIL_FROM;
     if (!from) throw new Error('EMAIL_FROM must be set for the SES e-mail adapter');
-    return new SesEmail(traced(new SESv2Client({})), from);
+    return lazyEmail(async () => {
+      const { SESv2Client } = await import('@aws-sdk/client-sesv2');
+      return new SesEmail(traced(new SESv2Client({})), from);
+    });
   }
   throw new Error(`Unknown EMAIL_ADAPTER ${emailAdapter}`);
+}
+
+/**
+ * An e-mail port whose adapter is made on the first send: the SDK is external to the bundles
+ * (the Lambda runtime provides it), and a static import of the SES client would load it at every
+ * function's init, though only the delivery function sends (buyers' invitations go through the
+ * outbox). A dynamic import is loaded when it runs.
+ */
+function lazyEmail(make: () => Promise<EmailPort>): EmailPort {
+  let port: Promise<EmailPort> | undefined;
+  return {
+    async send(message) {
+      port ??= make();
+      await (await port).send(message);
+    },
+  };
 }
 
 let email: EmailPort | undefined;
