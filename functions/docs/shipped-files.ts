@@ -1,9 +1,13 @@
 /**
  * Files the docs function reads at run time from beside its bundle rather than holding them in
- * the bundle: Scalar's browser script is ~4.4 MB, fifteen times the bundles' 300 KB goal (issue
- * 13), and it is served as bytes, never run by the function. The stack copies each file into the
- * function's asset after bundling (infra/constructs/function-defaults.ts, `shippedFiles`);
- * renderer.ts reads it from there in Lambda and from `source` (where npm put it) elsewhere.
+ * the bundle (issue 13: every bundle at most 300 KB):
+ * - Scalar's browser script, ~4.4 MB, served as bytes and never run by the function;
+ * - the OpenAPI document, written at build time by write-document.ts: it is pure data derived
+ *   from the route table and every resource's schemas, and building it at run time would bundle
+ *   the whole resource registry (and libphonenumber's `max` and `min` metadata with it).
+ * The stack runs `afterBundlingCommands` after bundling (infra/constructs/function-defaults.ts);
+ * renderer.ts and published-document.ts read the files from there in Lambda, and from the
+ * repository elsewhere.
  *
  * No imports: the CDK app and the bundle both read this.
  */
@@ -16,4 +20,18 @@ export interface ShippedFile {
 
 export const scalarScript: ShippedFile = { source: 'node_modules/@scalar/api-reference/dist/browser/standalone.js', name: 'scalar-standalone.js' };
 
-export const docsShippedFiles: readonly ShippedFile[] = [scalarScript];
+/** The OpenAPI document's file beside the bundle. */
+export const OPENAPI_FILE = 'openapi.json';
+
+/**
+ * Shell commands NodejsFunction runs after bundling the docs function (local bundling: inputDir is
+ * the repository, outputDir the asset directory): copy the script, write the document with the
+ * repository's tsx (a devDependency, installed wherever the stack is synthesized).
+ */
+export function docsAfterBundlingCommands(inputDir: string, outputDir: string): string[] {
+  return [
+    `cp "${inputDir}/${scalarScript.source}" "${outputDir}/${scalarScript.name}"`,
+    // The registry's modules read TABLE_NAME when loaded (shared/config.ts); the document never uses it.
+    `TABLE_NAME=openapi-build "${inputDir}/node_modules/.bin/tsx" "${inputDir}/functions/docs/write-document.ts" "${outputDir}/${OPENAPI_FILE}"`,
+  ];
+}

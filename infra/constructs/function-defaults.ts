@@ -33,18 +33,10 @@ export interface ServiceFunctionProps {
   /** Scheduled (asynchronously invoked) functions: where an invocation goes after Lambda's retries fail. */
   deadLetterQueue?: IQueue;
   /**
-   * Files (relative to the repository root) copied beside the bundle after bundling, read by the
-   * function at run time instead of being bundled (the docs page's renderer script).
+   * Shell commands run after bundling (inputDir: the repository, outputDir: the asset), for files
+   * the function reads at run time instead of bundling them (the docs function's, shipped-files.ts).
    */
-  shippedFiles?: readonly { source: string; name: string }[];
-}
-
-/**
- * The afterBundling commands that copy `files` into the asset (NodejsFunction runs them with the
- * repository root as inputDir and the asset directory as outputDir, in local bundling).
- */
-export function copyShippedFiles(files: readonly { source: string; name: string }[], inputDir: string, outputDir: string): string[] {
-  return files.map((file) => `cp "${path.join(inputDir, file.source)}" "${path.join(outputDir, file.name)}"`);
+  afterBundling?: (inputDir: string, outputDir: string) => string[];
 }
 
 /** Creates a NodejsFunction with the service-wide defaults, so every function is built the same way. */
@@ -85,15 +77,7 @@ export function createServiceFunction(scope: Construct, id: string, props: Servi
       mainFields: [...lambdaBundling.mainFields],
       banner: lambdaBundling.banner,
       externalModules: [...lambdaBundling.externalModules],
-      ...(props.shippedFiles?.length
-        ? {
-            commandHooks: {
-              beforeBundling: () => [],
-              beforeInstall: () => [],
-              afterBundling: (inputDir: string, outputDir: string) => copyShippedFiles(props.shippedFiles!, inputDir, outputDir),
-            },
-          }
-        : {}),
+      ...(props.afterBundling ? { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } } : {}),
     },
   });
 }

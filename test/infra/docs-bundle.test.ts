@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, lambdaBundleFile } from '../../infra/constructs/bundling-options.js';
-import { copyShippedFiles } from '../../infra/constructs/function-defaults.js';
-import { docsShippedFiles } from '../../functions/docs/shipped-files.js';
+import { docsAfterBundlingCommands } from '../../functions/docs/shipped-files.js';
+import { openApiJson } from '../../functions/docs/document.js';
 import { buildApiEvent } from '../../shared/local/lambda-event.js';
 import { routes } from '../../shared/http/routes.js';
 
@@ -40,18 +40,20 @@ const event = JSON.parse(process.env.ASSET_EVENT);
 event.pathParameters = { name };
 event.rawPath = '/docs/assets/' + name;
 const asset = await handler(event, context);
+const openapi = await handler(JSON.parse(process.env.OPENAPI_EVENT), context);
 const { createHash } = await import('node:crypto');
-console.log(JSON.stringify({ page: page.statusCode, status: asset.statusCode, type: asset.headers['content-type'], sha256: createHash('sha256').update(asset.body).digest('hex') }));
+const sha = (text) => createHash('sha256').update(text).digest('hex');
+console.log(JSON.stringify({ page: page.statusCode, status: asset.statusCode, type: asset.headers['content-type'], sha256: sha(asset.body), openapi: openapi.statusCode, openapiSha256: sha(openapi.body) }));
 `;
 
 describe('the docs function bundle', () => {
-  it('serves the renderer script shipped beside the bundle, not inside it', async () => {
+  it('serves the renderer script and the OpenAPI document shipped beside the bundle, not inside it', async () => {
     const outfile = path.join(outDir, lambdaBundleFile);
     await build({ ...esbuildOptions(path.join(repoRoot, 'functions/docs/handler.ts'), outfile), logLevel: 'silent' });
     // The commands the stack's afterBundling hook runs (inputDir: the repository, outputDir: the asset).
-    for (const command of copyShippedFiles(docsShippedFiles, repoRoot, outDir)) execSync(command);
-    // The script alone is ~4.4 MB; the bundle without it is a fraction of that.
-    expect(statSync(outfile).size).toBeLessThan(1_000_000);
+    for (const command of docsAfterBundlingCommands(repoRoot.replace(/\/$/, ''), outDir)) execSync(command);
+    // The script alone is ~4.4 MB, the registry with its libraries ~600 KB: neither is in the bundle.
+    expect(statSync(outfile).size).toBeLessThan(300 * 1024);
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CHILD, outfile], {
       cwd: outDir,
       timeout: 60_000,
@@ -62,6 +64,7 @@ describe('the docs function bundle', () => {
         TABLE_NAME: 'bundle-test',
         PAGE_EVENT: JSON.stringify(eventFor('GET /docs', {})),
         ASSET_EVENT: JSON.stringify(eventFor('GET /docs/assets/{name}', { name: 'placeholder' })),
+        OPENAPI_EVENT: JSON.stringify(eventFor('GET /api/v1/openapi.json', {})),
       },
     });
     const installed = readFileSync(path.join(repoRoot, 'node_modules/@scalar/api-reference/dist/browser/standalone.js'));
@@ -70,6 +73,8 @@ describe('the docs function bundle', () => {
       status: 200,
       type: 'text/javascript; charset=utf-8',
       sha256: createHash('sha256').update(installed).digest('hex'),
+      openapi: 200,
+      openapiSha256: createHash('sha256').update(openApiJson()).digest('hex'),
     });
   }, 120_000);
 });
