@@ -1,4 +1,3 @@
-import { SQSClient } from '@aws-sdk/client-sqs';
 import type { EventQueuePort } from '../ports/events.js';
 import { maxAttempts, retryPolicyFromEnv } from '../events/retry-schedule.js';
 import type { TelephonyPort } from '../ports/telephony.js';
@@ -105,7 +104,14 @@ export function createEventQueue(env: NodeJS.ProcessEnv = process.env): EventQue
   }
   if (adapter === 'sqs') {
     if (!env.EVENTS_QUEUE_URL) throw new Error('EVENTS_QUEUE_URL must be set for the SQS events adapter');
-    return new SqsEvents(traced(new SQSClient({})), env.EVENTS_QUEUE_URL);
+    const queueUrl = env.EVENTS_QUEUE_URL;
+    // The SQS client is made on first use, like the e-mail port's SES client (lazyEmail).
+    let made: Promise<EventQueuePort> | undefined;
+    const sqs = () => (made ??= import('@aws-sdk/client-sqs').then(({ SQSClient }) => new SqsEvents(traced(new SQSClient({})), queueUrl)));
+    return {
+      send: async (messages, delaySeconds) => (await sqs()).send(messages, delaySeconds),
+      retryLater: async (receiptHandle, seconds) => (await sqs()).retryLater(receiptHandle, seconds),
+    };
   }
   throw new Error(`Unknown EVENTS_ADAPTER ${adapter}`);
 }
