@@ -3,10 +3,13 @@
  *
  *   npx tsx bench/bundles.ts        (or: npm run bench:bundles)
  *
- * For each route group (`functions/<group>/handler.ts`) and the fallback it builds the entry with
- * the project's esbuild and the options the CDK stack bundles with (infra/constructs/
- * bundling-options.ts, shared with function-defaults.ts), into a temporary directory, with a
- * metafile. Per function it prints the bundle's size (bytes, KB, gzip), its source map's size,
+ * For each route group (`functions/<group>/handler.ts`), the fallback and the functions that serve
+ * no route (delivery, outbox, lead runner, sweeper) it builds the entry with the project's esbuild
+ * and the options the CDK stack bundles with (infra/constructs/bundling-options.ts, shared with
+ * function-defaults.ts), with a metafile, into `.bench-bundles/` under the repository: the AWS SDK
+ * is external (Lambda's runtime provides it), and the child importing a bundle finds it in the
+ * repository's node_modules, as Lambda's runtime finds its own. The same run builds and times a
+ * baseline: a bundle holding only the DynamoDB document client (issue 12's floor). Per function it prints the bundle's size (bytes, KB, gzip), its source map's size,
  * the five input packages that put the most bytes into the bundle, and the cold import time:
  * a fresh `node` process (this machine's Node, not Lambda's) with the environment the stack gives
  * the function (placeholder values) imports the bundle and reports, from `performance.now()`, how
@@ -15,23 +18,28 @@
  * NODE_OPTIONS=--enable-source-maps and without it.
  *
  * No network: the child blocks socket connects and DNS lookups and reports any attempt (the
- * script fails if there is one). The temporary directory is removed at the end.
+ * script fails if there is one). The build directory is removed at the end.
+ *
+ * Goals printed, never asserted: issue 13, bundle <= 300 KB and init <= 50 ms; issue 12, own code
+ * (what the bundle holds beyond the AWS SDK) <= 150 KB and init <= 1.3x the baseline's.
  */
 import { build, type Metafile } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { esbuildOptions, lambdaBundleFile, lambdaNodeOptions } from '../infra/constructs/bundling-options.js';
-import { type RouteGroup, routeGroups } from '../shared/http/route-groups.js';
+import { type RouteGroup, type RouteGroupDefinition, routeGroups } from '../shared/http/route-groups.js';
 import { printTable } from './support.js';
 
 const RUNS = 5;
 const TOP_PACKAGES = 5;
 const CHILD_TIMEOUT_MS = 20_000;
-const TOTAL_TIMEOUT_S = 115;
+const TOTAL_TIMEOUT_S = 170;
+
+/** Issue 13's goals per bundle, and issue 12's (own code, init as a ratio of the DynamoDB-only baseline). */
+const GOAL = { bundleKb: 300, initMs: 50, ownKb: 150, initRatio: 1.3 } as const;
 
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 
@@ -51,8 +59,13 @@ interface FunctionUnderTest {
 /** Mirrors infra/constructs/api.ts: TABLE_NAME and Powertools' settings for route groups, and each port's settings. */
 function functionEnvironment(group: RouteGroup | 'fallback'): Record<string, string> {
   if (group === 'fallback') return {};
-  const definition = routeGroups[group];
-  const ports: readonly string[] = 'ports' in definition ? definition.ports : [];
+  const definition: RouteGroupDefinition = routeGroups[group];
+  return portEnvironment(definition);
+}
+
+/** The environment the stack gives a function using these ports (placeholder values). */
+function portEnvironment(definition: { ports?: readonly string[] }): Record<string, string> {
+  const ports: readonly string[] = definition.ports ?? [];
   const env: Record<string, string> = { TABLE_NAME: 'call-tracking-bench', POWERTOOLS_SERVICE_NAME: 'call-tracking', POWERTOOLS_METRICS_NAMESPACE: 'CallTracking' };
   if (ports.includes('email')) Object.assign(env, { EMAIL_ADAPTER: 'ses', EMAIL_FROM: 'bench@example.invalid' });
   if (ports.includes('numbers') || ports.includes('telephony') || ports.includes('carrier')) {
@@ -62,6 +75,11 @@ function functionEnvironment(group: RouteGroup | 'fallback'): Record<string, str
   if (ports.includes('numbers')) Object.assign(env, { NUMBER_PROVIDER: 'twilio', VOICE_WEBHOOK_BASE: 'https://bench.invalid/api/v1/voice/twilio' });
   if (ports.includes('telephony')) env.TELEPHONY_ADAPTER = 'twilio';
   if (ports.includes('events')) Object.assign(env, { EVENTS_ADAPTER: 'sqs', EVENTS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench' });
+  if (ports.includes('scheduler')) {
+    Object.assign(env, { SCHEDULER_ADAPTER: 'aws', LEAD_SCHEDULE_GROUP: 'bench', LEAD_RUNNER_ARN: 'arn:aws:lambda:us-east-1:000000000000:function:bench', LEAD_SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/bench' });
+    Object.assign(env, { LEAD_STEPS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/steps', LEAD_RUNNER_DLQ_ARN: 'arn:aws:sqs:us-east-1:000000000000:dlq' });
+  }
+  if (ports.includes('storage')) Object.assign(env, { OBJECT_STORAGE_ADAPTER: 's3', OBJECT_STORAGE_BUCKET: 'bench' });
   return env;
 }
 
@@ -166,12 +184,32 @@ function isAwsSdk(pkg: string): boolean {
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const ms = (value: number) => value.toFixed(1);
 
+const workDir = path.join(repoRoot, '.bench-bundles');
+const BASELINE = 'baseline (DynamoDB document client only)';
+
+/** The functions the stack deploys (infra/constructs), with the ports each one's environment names. */
 const functions: FunctionUnderTest[] = [
   ...(Object.keys(routeGroups) as RouteGroup[]).map((group) => ({ name: group, entry: `functions/${group}/handler.ts`, environment: functionEnvironment(group) })),
   { name: 'fallback', entry: 'functions/fallback/handler.ts', environment: functionEnvironment('fallback') },
+  { name: 'delivery', entry: 'functions/delivery/handler.ts', environment: portEnvironment({ ports: ['events', 'email'] }) },
+  { name: 'outbox', entry: 'functions/outbox/handler.ts', environment: portEnvironment({ ports: ['events'] }) },
+  { name: 'lead-runner', entry: 'functions/lead-runner/handler.ts', environment: portEnvironment({ ports: ['events', 'telephony', 'scheduler', 'storage'] }) },
+  { name: 'sweeper', entry: 'functions/sweeper/handler.ts', environment: portEnvironment({ ports: ['events'] }) },
+  // Issue 12's floor: what any function that reads the table must load.
+  { name: BASELINE, entry: '.bench-bundles/baseline-entry.mjs', environment: portEnvironment({}) },
 ];
 
-const workDir = mkdtempSync(path.join(tmpdir(), 'bench-bundles-'));
+rmSync(workDir, { recursive: true, force: true });
+mkdirSync(workDir, { recursive: true });
+writeFileSync(
+  path.join(workDir, 'baseline-entry.mjs'),
+  [
+    "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';",
+    "import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';",
+    'const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));',
+    'export const handler = async () => client.config.region;',
+  ].join('\n'),
+);
 try {
   console.log(`Lambda bundles: ${functions.length} functions, esbuild options from infra/constructs/bundling-options.ts; node ${process.version} on ${process.arch}.`);
 
@@ -183,11 +221,13 @@ try {
     mapBytes: number;
     packages: [string, number][];
     sdkBytes: number;
+    /** AWS SDK packages the bundle imports from the runtime at init (static imports of externals), e.g. `@aws-sdk/client-dynamodb`. */
+    externals: string[];
   }
   const built: Built[] = [];
   const buildStarted = performance.now();
   for (const fn of functions) {
-    const outfile = path.join(workDir, fn.name, lambdaBundleFile);
+    const outfile = path.join(workDir, fn.name === BASELINE ? 'baseline' : fn.name, lambdaBundleFile);
     const result = await build({ ...esbuildOptions(path.join(repoRoot, fn.entry), outfile), absWorkingDir: repoRoot, metafile: true, logLevel: 'warning' });
     const metafile: Metafile = result.metafile!;
     const output = metafile.outputs[path.relative(repoRoot, outfile)];
@@ -206,13 +246,14 @@ try {
       mapBytes: statSync(`${outfile}.map`).size,
       packages,
       sdkBytes: packages.filter(([pkg]) => isAwsSdk(pkg)).reduce((sum, [, bytes]) => sum + bytes, 0),
+      externals: [...new Set(output.imports.filter((imported) => imported.external && imported.kind !== 'dynamic-import' && imported.path.startsWith('@aws-sdk/')).map((imported) => imported.path))],
     });
   }
   console.log(`Built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s.`);
 
   printTable(
     `Bundle sizes (${lambdaBundleFile}; gzip: node:zlib default level; SDK: @aws-sdk/*, @smithy/*, @aws-crypto/*, @aws/* and their helpers, share of the input bytes in the bundle)`,
-    ['function', 'bytes', 'KB', 'gzip KB', 'map KB', 'SDK share', 'SDK clients'],
+    ['function', 'bytes', 'KB', 'gzip KB', 'map KB', 'SDK share', 'SDK clients loaded at init (bundled, or from the runtime)'],
     built.map((b) => [
       b.fn.name,
       String(b.bytes),
@@ -220,8 +261,7 @@ try {
       kb(b.gzipBytes),
       kb(b.mapBytes),
       `${((100 * b.sdkBytes) / b.packages.reduce((sum, [, bytes]) => sum + bytes, 0)).toFixed(0)}%`,
-      b.packages
-        .map(([pkg]) => pkg)
+      [...new Set([...b.packages.map(([pkg]) => pkg), ...b.externals])]
         .filter((pkg) => pkg.startsWith('@aws-sdk/client-'))
         .map((pkg) => pkg.slice('@aws-sdk/client-'.length))
         .sort()
@@ -238,9 +278,12 @@ try {
   // One unmeasured process first, so the first function does not pay for a cold node binary.
   initOnce(built[0]!.fn, built[0]!.bundle, true);
   const initRows: string[][] = [];
+  /** Median import time with source maps (as the functions run), per function. */
+  const initMs = new Map<string, number>();
   for (const b of built) {
     const withMaps = Array.from({ length: RUNS }, () => initOnce(b.fn, b.bundle, true));
     const withoutMaps = Array.from({ length: RUNS }, () => initOnce(b.fn, b.bundle, false));
+    initMs.set(b.fn.name, median(withMaps.map((run) => run.importMs)));
     initRows.push([
       b.fn.name,
       ms(median(withMaps.map((run) => run.importMs))),
@@ -256,6 +299,23 @@ try {
     initRows,
   );
   console.log('\nimport: performance.now() around the dynamic import() inside the child; start->imported: performance.now() when it completed (ms since the child process started); spawn->exit: process.hrtime in this process around the whole child.');
+
+  const baselineMs = initMs.get(BASELINE)!;
+  const rows = built.filter((b) => b.fn.name !== BASELINE).map((b) => {
+    const ownBytes = b.bytes - b.sdkBytes;
+    const init = initMs.get(b.fn.name)!;
+    return { name: b.fn.name, kb: b.bytes / 1024, ownKb: ownBytes / 1024, init, ratio: init / baselineMs };
+  });
+  printTable(
+    `Against the goals (bundle: ${lambdaBundleFile}; own code: bytes beyond the AWS SDK; init: median import with ${lambdaNodeOptions}; baseline ${BASELINE}: ${ms(baselineMs)} ms)`,
+    ['function', 'bundle KB', 'goal', 'own KB', 'goal', 'init ms', 'goal', 'x baseline', 'goal'],
+    rows.map((row) => [row.name, kb(row.kb * 1024), String(GOAL.bundleKb), kb(row.ownKb * 1024), String(GOAL.ownKb), ms(row.init), String(GOAL.initMs), row.ratio.toFixed(2), String(GOAL.initRatio)]),
+  );
+  const names = (list: typeof rows) => (list.length ? list.map((row) => row.name).join(', ') : 'none');
+  const meets13 = rows.filter((row) => row.kb <= GOAL.bundleKb && row.init <= GOAL.initMs);
+  const meets12 = rows.filter((row) => row.ownKb <= GOAL.ownKb && row.ratio <= GOAL.initRatio);
+  console.log(`\nIssue 13 (bundle <= ${GOAL.bundleKb} KB, init <= ${GOAL.initMs} ms): ${meets13.length}/${rows.length} meet it: ${names(meets13)}; not: ${names(rows.filter((row) => !meets13.includes(row)))}.`);
+  console.log(`Issue 12 (own code <= ${GOAL.ownKb} KB, init <= ${GOAL.initRatio}x baseline): ${meets12.length}/${rows.length} meet it: ${names(meets12)}; not: ${names(rows.filter((row) => !meets12.includes(row)))}.`);
 } finally {
   rmSync(workDir, { recursive: true, force: true });
   clearTimeout(watchdog);

@@ -1,10 +1,10 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { groupOperations } from '../../shared/resources/engine.js';
-import { resourcesOfGroup } from '../../shared/resources/registry.js';
+import { buyers, buyerGroups } from '../../shared/resources/buyers.js';
 import { showByUserBuyerId } from './by-user-buyer-id.js';
 
 /** Buyers and buyer groups, plus lookup by the client's own buyer id. */
 export const handler = createRouteGroupHandler('buyers', {
-  ...groupOperations(resourcesOfGroup('buyers')),
+  ...groupOperations('buyers', [buyers, buyerGroups]),
   'buyers.showByUserBuyerId': showByUserBuyerId,
 });

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../shared/http/errors.js';
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import type { Operation } from '../../shared/http/request.js';
-import { openApiJson } from './document.js';
+import { publishedOpenApiJson } from './published-document.js';
 import { assetNamed, gzippedAsset, PAGE_CSP, PAGE_PATH, pageHtml } from './page.js';
 
 /** Does an Accept-Encoding header take gzip (not with q=0)? */
@@ -19,7 +19,7 @@ const openapi: Operation = async () => ({
     statusCode: 200,
     // Public, like the page: other tools (editors, client generators) may fetch it from a browser.
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache', 'access-control-allow-origin': '*' },
-    body: openApiJson(),
+    body: await publishedOpenApiJson(),
   },
 });
 

@@ -1,23 +1,20 @@
 import { readFile } from 'node:fs/promises';
+import { scalarScript } from './shipped-files.js';
 
 /**
  * The reference page's renderer: Scalar's standalone browser bundle (@scalar/api-reference),
  * served by this function so the page needs nothing from outside the deployment.
  *
- * In Lambda this code runs as the esbuild bundle (infra/constructs/bundling-options.ts), into
- * which the `text` import attribute copies the script as a string. Node has no text imports (it
- * would run the file), so under `npm start` and the tests the script is read from node_modules,
- * where npm put it. Both name the same file (esbuild needs the literal in the import).
+ * In Lambda the script is a file shipped beside the bundle (shipped-files.ts: the stack copies it
+ * after bundling), read on first request (page.ts keeps it); under `npm start` and the tests it is
+ * read from node_modules, where npm put it. The two are the same bytes.
  */
-const SCRIPT_FILE = new URL('../../node_modules/@scalar/api-reference/dist/browser/standalone.js', import.meta.url);
+const besideBundle = () => new URL(`./${scalarScript.name}`, import.meta.url);
+const inRepository = () => new URL(`../../${scalarScript.source}`, import.meta.url);
 
-/** Set by the Lambda runtime: the code is the bundle, which holds the script. */
+/** Set by the Lambda runtime: the code is the bundle, beside which the script was shipped. */
 const inLambda = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
 
 export async function rendererScript(): Promise<string> {
-  if (inLambda()) {
-    const bundled = await import('../../node_modules/@scalar/api-reference/dist/browser/standalone.js', { with: { type: 'text' } });
-    return bundled.default;
-  }
-  return readFile(SCRIPT_FILE, 'utf8');
+  return readFile(inLambda() ? besideBundle() : inRepository(), 'utf8');
 }

@@ -1,7 +1,7 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { METRIC } from '../../shared/observability/metric-names.js';
 import { groupOperations } from '../../shared/resources/engine.js';
-import { resourcesOfGroup } from '../../shared/resources/registry.js';
+import { inboundWebhooks } from '../../shared/resources/inbound-webhooks.js';
 import { corsPreflight, inboundOperation } from '../../shared/routing/inbound.js';
 import { listLogs } from './logs.js';
 import { ping } from './ping.js';
@@ -9,7 +9,7 @@ import { post } from './post.js';
 
 /** Inbound webhooks: configuration, the partner-facing ping and post, and their logs. */
 export const handler = createRouteGroupHandler('inbound', {
-  ...groupOperations(resourcesOfGroup('inbound')),
+  ...groupOperations('inbound', [inboundWebhooks]),
   'inbound_webhooks.ping': inboundOperation(ping, METRIC.pings),
   'inbound_webhooks.post': inboundOperation(post, METRIC.posts),
   'inbound_webhooks.preflight': corsPreflight,

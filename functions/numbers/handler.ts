@@ -1,10 +1,11 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { groupOperations } from '../../shared/resources/engine.js';
-import { resourcesOfGroup } from '../../shared/resources/registry.js';
+import { phoneNumbers } from '../../shared/resources/phone-numbers.js';
+import { ringPools } from '../../shared/resources/ring-pools.js';
 import { searchPhoneNumbers } from './search.js';
 
 /** Tracking numbers (bought and released through the number provider) and number pools. */
 export const handler = createRouteGroupHandler('numbers', {
-  ...groupOperations(resourcesOfGroup('numbers')),
+  ...groupOperations('numbers', [phoneNumbers, ringPools]),
   'phone_numbers.search': searchPhoneNumbers,
 });

@@ -1,6 +1,7 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { groupOperations } from '../../shared/resources/engine.js';
-import { resourcesOfGroup } from '../../shared/resources/registry.js';
+import { offers, trafficSources } from '../../shared/resources/offers.js';
+import { offerConversions } from '../../shared/resources/offer-conversions.js';
 
 /** Offers, traffic sources and traffic source payouts (offer conversions). */
-export const handler = createRouteGroupHandler('offers', groupOperations(resourcesOfGroup('offers')));
+export const handler = createRouteGroupHandler('offers', groupOperations('offers', [offers, trafficSources, offerConversions]));

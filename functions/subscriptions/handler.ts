@@ -1,6 +1,8 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { groupOperations } from '../../shared/resources/engine.js';
-import { resourcesOfGroup } from '../../shared/resources/registry.js';
+import { subscriptions } from '../../shared/resources/subscriptions.js';
+import { outgoingWebhookUrls, outgoingWebhooks } from '../../shared/resources/outgoing-webhooks.js';
+import { webhookManualFires } from '../../shared/resources/webhook-manual-fires.js';
 import { deleteByTargetUrl } from './delete-by-target-url.js';
 import { listWebhookLogs, showWebhookLog } from './webhook-logs.js';
 
@@ -9,7 +11,7 @@ import { listWebhookLogs, showWebhookLog } from './webhook-logs.js';
  * webhooks and their URLs, manual fires, delete by target_url, and the webhook logs.
  */
 export const handler = createRouteGroupHandler('subscriptions', {
-  ...groupOperations(resourcesOfGroup('subscriptions')),
+  ...groupOperations('subscriptions', [subscriptions, outgoingWebhookUrls, outgoingWebhooks, webhookManualFires]),
   'subscriptions.deleteByTargetUrl': deleteByTargetUrl,
   'webhook_logs.list': listWebhookLogs,
   'webhook_logs.show': showWebhookLog,

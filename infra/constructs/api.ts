@@ -7,6 +7,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { docsAfterBundlingCommands } from '../../functions/docs/shipped-files.js';
 import { type RouteDefinition, type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
 import { ACCESS_LOG_FIELDS } from './access-log.js';
 import { createServiceFunction } from './function-defaults.js';
@@ -103,6 +104,8 @@ export class ServiceApi extends Construct {
         logRetention,
         // The carrier's webhooks keep their capacity whatever the other routes do.
         reservedConcurrency: group === 'voice' ? props.voiceReservedConcurrency : undefined,
+        // The reference page's script and the OpenAPI document ship beside the bundle, not inside it.
+        afterBundling: group === 'docs' ? docsAfterBundlingCommands : undefined,
       });
       const ports: readonly string[] = 'ports' in definition ? definition.ports : [];
       if (ports.includes('email')) {

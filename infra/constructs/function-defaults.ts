@@ -32,6 +32,11 @@ export interface ServiceFunctionProps {
   reservedConcurrency?: number;
   /** Scheduled (asynchronously invoked) functions: where an invocation goes after Lambda's retries fail. */
   deadLetterQueue?: IQueue;
+  /**
+   * Shell commands run after bundling (inputDir: the repository, outputDir: the asset), for files
+   * the function reads at run time instead of bundling them (the docs function's, shipped-files.ts).
+   */
+  afterBundling?: (inputDir: string, outputDir: string) => string[];
 }
 
 /** Creates a NodejsFunction with the service-wide defaults, so every function is built the same way. */
@@ -72,6 +77,7 @@ export function createServiceFunction(scope: Construct, id: string, props: Servi
       mainFields: [...lambdaBundling.mainFields],
       banner: lambdaBundling.banner,
       externalModules: [...lambdaBundling.externalModules],
+      ...(props.afterBundling ? { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } } : {}),
     },
   });
 }

@@ -1,5 +1,3 @@
-import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import type { EventQueuePort } from '../ports/events.js';
 import { maxAttempts, retryPolicyFromEnv } from '../events/retry-schedule.js';
 import type { TelephonyPort } from '../ports/telephony.js';
@@ -28,9 +26,28 @@ function createEmailPort(): EmailPort {
   if (emailAdapter === 'ses') {
     const from = process.env.EMAIL_FROM;
     if (!from) throw new Error('EMAIL_FROM must be set for the SES e-mail adapter');
-    return new SesEmail(traced(new SESv2Client({})), from);
+    return lazyEmail(async () => {
+      const { SESv2Client } = await import('@aws-sdk/client-sesv2');
+      return new SesEmail(traced(new SESv2Client({})), from);
+    });
   }
   throw new Error(`Unknown EMAIL_ADAPTER ${emailAdapter}`);
+}
+
+/**
+ * An e-mail port whose adapter is made on the first send: the SDK is external to the bundles
+ * (the Lambda runtime provides it), and a static import of the SES client would load it at every
+ * function's init, though only the delivery function sends (buyers' invitations go through the
+ * outbox). A dynamic import is loaded when it runs.
+ */
+function lazyEmail(make: () => Promise<EmailPort>): EmailPort {
+  let port: Promise<EmailPort> | undefined;
+  return {
+    async send(message) {
+      port ??= make();
+      await (await port).send(message);
+    },
+  };
 }
 
 let email: EmailPort | undefined;
@@ -87,7 +104,14 @@ export function createEventQueue(env: NodeJS.ProcessEnv = process.env): EventQue
   }
   if (adapter === 'sqs') {
     if (!env.EVENTS_QUEUE_URL) throw new Error('EVENTS_QUEUE_URL must be set for the SQS events adapter');
-    return new SqsEvents(traced(new SQSClient({})), env.EVENTS_QUEUE_URL);
+    const queueUrl = env.EVENTS_QUEUE_URL;
+    // The SQS client is made on first use, like the e-mail port's SES client (lazyEmail).
+    let made: Promise<EventQueuePort> | undefined;
+    const sqs = () => (made ??= import('@aws-sdk/client-sqs').then(({ SQSClient }) => new SqsEvents(traced(new SQSClient({})), queueUrl)));
+    return {
+      send: async (messages, delaySeconds) => (await sqs()).send(messages, delaySeconds),
+      retryLater: async (receiptHandle, seconds) => (await sqs()).retryLater(receiptHandle, seconds),
+    };
   }
   throw new Error(`Unknown EVENTS_ADAPTER ${adapter}`);
 }

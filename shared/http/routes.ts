@@ -3,12 +3,12 @@
  * Gateway route per entry, the local gateway serves exactly these, and a test checks that every
  * entry has an operation in its route group's function.
  *
- * Resource routes are generated from the resource registry (one declaration per resource);
+ * Resource routes are generated from the resources' routing facts (shared/resources/routing.ts,
+ * which loads none of their schemas, so a function's route table costs it nothing);
  * endpoints with behaviour of their own are listed below them. Paths use API Gateway's
  * `{param}` syntax so the route key is the same string in every mode.
  */
-import type { ResourceDefinition } from '../resources/define.js';
-import { resources } from '../resources/registry.js';
+import { type ResourceRouting, resourceRoutings } from '../resources/routing.js';
 import type { RouteGroup } from './route-groups.js';
 
 export { routeGroups, type RouteGroup } from './route-groups.js';
@@ -36,7 +36,7 @@ export interface RouteDefinition {
 const API = '/api/v1';
 
 /** The routes of a registry resource: the operations it supports, plus `.csv` for CSV lists. */
-export function resourceRoutes(resource: ResourceDefinition): RouteDefinition[] {
+export function resourceRoutes(resource: ResourceRouting): RouteDefinition[] {
   const base = `${API}/${resource.name}`;
   const route = (method: HttpMethod, path: string, operation: string): RouteDefinition => ({
     method,
@@ -143,7 +143,7 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'GET', path: '/', group: 'docs', auth: 'none', operation: 'docs.home' },
 ];
 
-export const routes: readonly RouteDefinition[] = [...resources.flatMap(resourceRoutes), ...behaviourRoutes];
+export const routes: readonly RouteDefinition[] = [...resourceRoutings.flatMap(resourceRoutes), ...behaviourRoutes];
 
 /** API Gateway's route key, e.g. `GET /api/v1/subscriptions/{id}`. */
 export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): string {

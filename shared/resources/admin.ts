@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { blankable, presentString } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { emailParam, listOf, optionalText, timeParam } from './field-schemas.js';
+import * as routing from './routing.js';
 
 const time = v.optional(blankable(timeParam));
 
@@ -11,12 +12,10 @@ const time = v.optional(blankable(timeParam));
  * `succeeded_at` (shared/contacts/unblock-job.ts; at most 1,000 entries looked at per job).
  */
 export const unblockContactJobs = defineResource({
-  name: 'unblock_contact_jobs',
-  group: 'admin',
+  ...routing.unblockContactJobs,
   root: 'unblock_contact_job',
   plural: 'unblock_contact_jobs',
   type: 'UnblockContactJob',
-  operations: ['list', 'new', 'create', 'show', 'delete'],
   createSchema: v.object({ description: optionalText, blocked_at_from: time, blocked_at_to: time, request_ip: optionalText, last_contact_id: optionalText }),
   updateSchema: v.object({ description: optionalText, blocked_at_from: time, blocked_at_to: time, request_ip: optionalText, last_contact_id: optionalText }),
   defaults: { unblock_count: 0 },
@@ -28,12 +27,10 @@ export const unblockContactJobs = defineResource({
 
 /** Teams: a name and the e-mail addresses of their members. */
 export const accessControlLists = defineResource({
-  name: 'access_control_lists',
-  group: 'admin',
+  ...routing.accessControlLists,
   root: 'access_control_list',
   plural: 'access_control_lists',
   type: 'AccessControlList',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ name: presentString, users_emails: v.optional(blankable(listOf(emailParam, 'is not a list of e-mail addresses'))) }),
   updateSchema: v.object({
     name: v.optional(presentString),

@@ -4,8 +4,9 @@ import { booleanParam, idParam, presentString } from '../http/param-schemas.js';
 import { parseTokenFilterList, parseTokenList } from '../routing/token-filters.js';
 import { BUYER_WRITABLE_FIELDS, buyerWritable, checkBuyer, phoneOrSipParam } from './buyer-fields.js';
 import { METRICS, PERIODS } from '../buyers/counter-model.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { idListParam } from './field-schemas.js';
+import * as routing from './routing.js';
 
 /** `<metric>_<period>_used` and `_limit` for every metric and period, in the reference's order. */
 const COUNTER_COLUMNS = METRICS.flatMap((metric) => [
@@ -98,12 +99,10 @@ function tokenHash(list: unknown): Record<string, string> {
 }
 
 export const buyers = defineResource({
-  name: 'buyers',
-  group: 'buyers',
+  ...routing.buyers,
   root: 'buyer',
   plural: 'buyers',
   type: 'Buyer',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ ...buyerWritable, copy_another_buyer: v.optional(booleanParam), copy_buyer_id: v.optional(idParam) }),
   updateSchema: v.object({ ...buyerWritable, reset_total_caps: v.optional(booleanParam) }),
   instructions: ['reset_total_caps'],
@@ -125,7 +124,6 @@ export const buyers = defineResource({
   filters: { number: { schema: phoneOrSipParam }, paused: { schema: booleanParam } },
   fulltextFields: ['name', 'number', 'user_buyer_id'],
   serializers: ['buyer', 'buyer_grid'],
-  csv: true,
   unique: [{ field: 'user_buyer_id', scope: 'company' }],
   foreignKeys: { team_offer_ids: { resource: 'offers' } },
   companions: (companyId, id) => [keys.buyerStats(companyId, id)],
@@ -163,13 +161,10 @@ export const buyers = defineResource({
  * gets the next id).
  */
 export const buyerGroups = defineResource({
-  name: 'buyer_groups',
-  group: 'buyers',
+  ...routing.buyerGroups,
   root: 'buyer_group',
   plural: 'buyer_groups',
   type: 'BuyerGroup',
-  operations: ['list', 'create', 'show', 'update', 'delete'],
-  createPath: '/api/v1/buyer_groups/{id}',
   createSchema: v.object({ name: presentString, buyer_ids: v.optional(idListParam) }),
   updateSchema: v.object({ name: v.optional(presentString), buyer_ids: v.optional(idListParam) }),
   defaults: { buyer_ids: [] },

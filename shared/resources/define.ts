@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import type { Key } from '../db/keys.js';
-import type { RouteGroup } from '../http/route-groups.js';
 import type { QueueMessage } from '../ports/events.js';
+import type { ResourceRouting } from './routing.js';
 
 /** A valibot schema for a resource's writable fields (an object in, an object out). */
 export type FieldsSchema = v.GenericSchema<unknown, Record<string, unknown>>;
@@ -77,14 +77,11 @@ export interface HookContext {
 }
 
 /**
- * One declaration per API resource. The CRUD engine serves every operation from this, and the
- * route table generates the resource's routes from it; behaviour comes as hooks, not copies.
+ * One declaration per API resource. The CRUD engine serves every operation from this; its routing
+ * facts (name, group, operations, paths) come from routing.ts, which the route table reads without
+ * loading this; behaviour comes as hooks, not copies.
  */
-export interface ResourceDefinition {
-  /** Path segment under /api/v1 and storage partition name, e.g. `offer_conversions`. */
-  name: string;
-  /** The Lambda serving it. */
-  group: RouteGroup;
+export interface ResourceDefinition extends ResourceRouting {
   /** Envelope root node of one record, e.g. `offer_conversion`. */
   root: string;
   /**
@@ -98,12 +95,6 @@ export interface ResourceDefinition {
   plural: string;
   /** The `type` column. */
   type: string;
-  /** Operations served; the others have no route (404, or 405 where the path exists). */
-  operations: readonly CrudOperation[];
-  /** Path of `new` when it is not `/<name>/new` (subscriptions use webhook_subscriptions/new). */
-  newPath?: string;
-  /** Path of `create` when it is not `POST /<name>` (buyer groups are created at `/<name>/{id}`). */
-  createPath?: string;
   createSchema: FieldsSchema;
   updateSchema: FieldsSchema;
   /** Field values `new` shows and `create` starts from. */
@@ -120,8 +111,6 @@ export interface ResourceDefinition {
   fulltextFields?: readonly string[];
   /** Allowed `serializer` values; the first is the default, `*_grid` ones return flat foreign keys. */
   serializers?: readonly [string, ...string[]];
-  /** Lists also answer as CSV (`format=csv` or a `.csv` path). */
-  csv?: boolean;
   foreignKeys?: Record<string, ForeignKey>;
   unique?: readonly UniqueField[];
   /**

@@ -19,6 +19,7 @@ import { csvResponse, toCsv } from '../http/csv.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../http/errors.js';
 import { paginate, sortRecords, type ListParams } from '../http/list-params.js';
 import type { Operation, OperationRequest, OperationResult, Params } from '../http/request.js';
+import type { RouteGroup } from '../http/route-groups.js';
 import { rowsWithinBudget } from '../http/response-budget.js';
 import { validate } from '../http/validation.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
@@ -27,7 +28,7 @@ import { parseApiTime } from '../time.js';
 import { allColumns, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
 import { recordPredicate } from './list-conditions.js';
 import { resourceListSchema } from './list-schema.js';
-import { resourceByName } from './registry.js';
+import { resourceRoutings } from './routing.js';
 import { pickColumns, serializeDefaults, serializeRecord, type AssociationValues, type SerializeOptions } from './serialize.js';
 
 const ID_TEXT = /^\d{1,15}$/;
@@ -407,15 +408,16 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
   );
 }
 
-/** The CRUD operations of every resource served by a route group. */
-export function groupOperations(resources: readonly ResourceDefinition[]): Record<string, Operation> {
+/**
+ * The CRUD operations of the resources a route group serves. Each function imports only its own
+ * definitions (not the registry, which would bundle every resource's schemas and libraries);
+ * the list is checked here against the routing facts, so a resource missing from its group's
+ * function, or served by the wrong one, fails at init rather than answering 404.
+ */
+export function groupOperations(group: RouteGroup, resources: readonly ResourceDefinition[]): Record<string, Operation> {
+  const expected = resourceRoutings.filter((routing) => routing.group === group).map((routing) => routing.name).sort();
+  const served = resources.map((resource) => resource.name).sort();
+  if (expected.join() !== served.join()) throw new Error(`Route group ${group} serves [${served.join(', ')}], its routing declares [${expected.join(', ')}]`);
   return Object.assign({}, ...resources.map(crudOperations)) as Record<string, Operation>;
-}
-
-/** Looks a resource up by name; for hooks that need another resource's declaration. */
-export function resource(name: string): ResourceDefinition {
-  const found = resourceByName(name);
-  if (!found) throw new Error(`Unknown resource ${name}`);
-  return found;
 }
 

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { idListParam, optionalCount, optionalText } from './field-schemas.js';
+import * as routing from './routing.js';
 
 /**
  * Incoming webhooks: the ping/post endpoints partners call. `vanity_uri` names the endpoint in
@@ -40,12 +41,10 @@ const writable = {
 };
 
 export const inboundWebhooks = defineResource({
-  name: 'inbound_webhooks',
-  group: 'inbound',
+  ...routing.inboundWebhooks,
   root: 'inbound_webhook',
   plural: 'inbound_webhooks',
   type: 'InboundWebhook',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ ...writable, vanity_uri: vanityUri }),
   updateSchema: v.object({ ...writable, vanity_uri: v.optional(vanityUri) }),
   defaults: {

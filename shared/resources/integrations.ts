@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { oneOf } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
+import * as routing from './routing.js';
 
 /** The eleven kinds of external system (the reference's neutral names), with their category. */
 export const INTEGRATION_CATEGORIES = {
@@ -27,12 +28,10 @@ const humanize = (type: string) => type.replace(/_/g, ' ').replace(/^\w/, (c) =>
  * `PUT /api/v1/integrations/objects/:id`.
  */
 export const integrations = defineResource({
-  name: 'integrations',
-  group: 'integrations',
+  ...routing.integrations,
   root: 'integration',
   plural: 'integrations',
   type: 'Integration',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ integration_type: oneOf(INTEGRATION_TYPES) }),
   updateSchema: v.object({ integration_type: v.optional(oneOf(INTEGRATION_TYPES)) }),
   defaults: { integration_type: null, connected_status: 'disconnected', is_oauth2: false, active: false },

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { idParam, integerParam, oneOf } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { optionalText, tokenFilterListParam } from './field-schemas.js';
+import * as routing from './routing.js';
 
 /**
  * Lead retargets: move (or copy) the active leads of one schedule that match a filter into
@@ -20,12 +21,10 @@ const fields = {
 };
 
 export const leadRetargets = defineResource({
-  name: 'lead_retargets',
-  group: 'schedules',
+  ...routing.leadRetargets,
   root: 'lead_retarget',
   plural: 'lead_retargets',
   type: 'LeadRetarget',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ ...fields, source_schedule_id: idParam, target_schedule_id: idParam }),
   // A retarget ran when it was created; an update renames it, it does not run again.
   updateSchema: v.object({ name: optionalText }),

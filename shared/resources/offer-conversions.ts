@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { blankable, decimalParam, idParam, oneOf, presentString } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { tokenFilterListParam } from './field-schemas.js';
+import * as routing from './routing.js';
 
 /** Traffic source payouts: what the company pays a traffic source for a call on an offer. */
 const PAYOUT_TYPES = ['usd', 'buyer_conversion_percent'] as const;
@@ -16,12 +17,10 @@ const writable = {
 };
 
 export const offerConversions = defineResource({
-  name: 'offer_conversions',
-  group: 'offers',
+  ...routing.offerConversions,
   root: 'offer_conversion',
   plural: 'offer_conversions',
   type: 'OfferConversion',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({
     ...writable,
     duration: decimalParam,
@@ -58,7 +57,6 @@ export const offerConversions = defineResource({
   filters: { offer_id: { schema: idParam }, business_range_id: { schema: idParam } },
   fulltextFields: ['name'],
   serializers: ['offer_conversion', 'offer_conversion_grid'],
-  csv: true,
   // business_range_id names a resource this service does not serve yet: checked as an id only.
   foreignKeys: { offer_id: { resource: 'offers', association: 'offer' } },
   derive: (record) => {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { presentString } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { idListParam, optionalText, timeZoneParam } from './field-schemas.js';
+import * as routing from './routing.js';
 
 /**
  * Offers: what a company sells calls and leads for. The reference gives no fields; these are the
@@ -14,12 +15,10 @@ const token = () => randomBytes(16).toString('hex');
 
 
 export const offers = defineResource({
-  name: 'offers',
-  group: 'offers',
+  ...routing.offers,
   root: 'offer',
   plural: 'offers',
   type: 'Offer',
-  operations: ALL_OPERATIONS,
   // buyer_ids and buyer_group_ids: the buyers that may take the offer's calls.
   createSchema: v.object({ name: presentString, description: optionalText, time_zone: v.optional(timeZoneParam), buyer_ids: v.optional(idListParam), buyer_group_ids: v.optional(idListParam) }),
   updateSchema: v.object({
@@ -34,7 +33,6 @@ export const offers = defineResource({
   foreignKeys: { buyer_ids: { resource: 'buyers' }, buyer_group_ids: { resource: 'buyer_groups' } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
-  csv: true,
   unique: [
     { field: 'lead_token', scope: 'global' },
     { field: 'offer_token', scope: 'global' },
@@ -44,18 +42,15 @@ export const offers = defineResource({
 });
 
 export const trafficSources = defineResource({
-  name: 'traffic_sources',
-  group: 'offers',
+  ...routing.trafficSources,
   root: 'traffic_source',
   plural: 'traffic_sources',
   type: 'TrafficSource',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ name: presentString, description: optionalText, time_zone: v.optional(timeZoneParam) }),
   updateSchema: v.object({ name: v.optional(presentString), description: optionalText, time_zone: v.optional(timeZoneParam) }),
   defaults: { name: null, description: null, time_zone: 'UTC' },
   columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone'],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
-  csv: true,
   derive: (record) => ({ context_menu_name: record.name ?? null }),
 });

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { OUTGOING_WEBHOOK_TRIGGER_TYPES } from '../events/event-names.js';
 import { booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { idListParam, optionalCount, optionalId, optionalText } from './field-schemas.js';
 import { bodyTemplateParam, contentTypeParam, headersParam, httpMethodParam, urlTemplateParam } from './outgoing-request-fields.js';
+import * as routing from './routing.js';
 
 /**
  * Outgoing webhooks: what to send when something happens (the reference's outgoing_webhook
@@ -30,12 +31,10 @@ const webhookWritable = {
 };
 
 export const outgoingWebhooks = defineResource({
-  name: 'outgoing_webhooks',
-  group: 'subscriptions',
+  ...routing.outgoingWebhooks,
   root: 'outgoing_webhook',
   plural: 'outgoing_webhooks',
   type: 'OutgoingWebhook',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ ...webhookWritable, name: presentString, trigger_type: triggerType }),
   updateSchema: v.object({ ...webhookWritable, name: v.optional(presentString), trigger_type: v.optional(triggerType) }),
   defaults: {
@@ -70,12 +69,10 @@ export const outgoingWebhooks = defineResource({
 });
 
 export const outgoingWebhookUrls = defineResource({
-  name: 'outgoing_webhook_urls',
-  group: 'subscriptions',
+  ...routing.outgoingWebhookUrls,
   root: 'outgoing_webhook_url',
   plural: 'outgoing_webhook_urls',
   type: 'OutgoingWebhookUrl',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({
     name: optionalText,
     url: urlTemplateParam,

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { blankable, idParam } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalText, optionalId } from './field-schemas.js';
+import * as routing from './routing.js';
 
 /**
  * Tracking numbers. Buying one (create) goes through the number provider port, deleting one
@@ -39,13 +40,11 @@ export const containsParam = textMatching(/^[0-9*]{2,10}$/, 'is not a pattern of
 
 
 export const phoneNumbers = defineResource({
-  name: 'phone_numbers',
-  group: 'numbers',
+  ...routing.phoneNumbers,
   root: 'phone_number',
   plural: 'phone_numbers',
   type: 'PhoneNumber',
   // The reference lists no `new`: a number is bought, not drafted.
-  operations: ['list', 'create', 'show', 'update', 'delete'],
   createSchema: v.object({
     // A number from search; without one the first free number is bought (in `area_code` if given).
     number: v.optional(blankable(e164Param)),

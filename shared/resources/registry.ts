@@ -18,8 +18,10 @@ import { subscriptions } from './subscriptions.js';
 import { webhookManualFires } from './webhook-manual-fires.js';
 
 /**
- * The resource registry: every resource the CRUD engine serves. The route table generates
- * their routes from this list and each route group's function serves its members.
+ * The resource registry: every resource's full definition, for what documents or checks them all
+ * (the OpenAPI document, tests, benchmarks). The route table reads routing.ts instead, and each
+ * route group's function imports only its own definitions (engine.ts, groupOperations), so no
+ * function but docs bundles this list.
  */
 export const resources: readonly ResourceDefinition[] = [
   subscriptions,

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { idParam, presentString } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { optionalText, optionalId } from './field-schemas.js';
+import * as routing from './routing.js';
 
 /**
  * Number pools (`ring_pools`): a named set of a company's tracking numbers for one offer, from
@@ -11,12 +12,10 @@ import { optionalText, optionalId } from './field-schemas.js';
  */
 
 export const ringPools = defineResource({
-  name: 'ring_pools',
-  group: 'numbers',
+  ...routing.ringPools,
   root: 'ring_pool',
   plural: 'ring_pools',
   type: 'RingPool',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ name: presentString, offer_id: idParam, traffic_source_id: optionalId, description: optionalText }),
   updateSchema: v.object({ name: v.optional(presentString), offer_id: v.optional(idParam), traffic_source_id: optionalId, description: optionalText }),
   defaults: { name: null, description: null, offer_id: null, traffic_source_id: null },

@@ -2,8 +2,9 @@ import * as v from 'valibot';
 import { blankable, booleanParam, decimalParam, idParam, integerParam, oneOf } from '../http/param-schemas.js';
 import { CHOICE_BRANCHES } from '../leads/schedule-steps.js';
 import { DAYS_OF_WEEK, waitFieldErrors, WAIT_TYPES } from '../leads/wait-time.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { idListParam, optionalCount, optionalId, optionalText, timeZoneParam, tokenFilterListParam, tokenListParam } from './field-schemas.js';
+import * as routing from './routing.js';
 
 /**
  * Schedule actions (the reference's "Schedule action"): the steps of a schedule. The root node
@@ -145,14 +146,12 @@ export function checkAction(record: Record<string, unknown>): Record<string, str
 const NO_INTEGRATIONS = { integrations: [] };
 
 export const scheduleActions = defineResource({
-  name: 'schedule_actions',
-  group: 'schedules',
+  ...routing.scheduleActions,
   root: 'schedule_action',
   rootOf: (record) => (typeof record.action_type === 'string' && record.action_type ? `action_${record.action_type}` : 'schedule_action'),
   associationsOf: () => NO_INTEGRATIONS,
   plural: 'schedule_actions',
   type: 'ScheduleAction',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ ...actionFields, owner_relation: relation, action_type: actionType }),
   // The relation and the kind stay what they were created as (a different kind is a new action).
   updateSchema: v.object(actionFields),

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText, tokenFilterListParam } from './field-schemas.js';
+import * as routing from './routing.js';
 
 /**
  * The schedules' smaller companions (docs/leads.md, "Schedules and the engine"):
@@ -16,12 +17,10 @@ const idList = v.optional(v.pipe(idListParam, v.transform((ids) => ids ?? [])));
 const ownId = (message: string) => v.pipe(integerParam, v.minValue(1, message));
 
 export const scheduleActionGroups = defineResource({
-  name: 'schedule_action_groups',
-  group: 'schedules',
+  ...routing.scheduleActionGroups,
   root: 'schedule_action_group',
   plural: 'schedule_action_groups',
   type: 'ScheduleActionGroup',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ name: presentString, description: optionalText, schedule_action_ids: idList }),
   updateSchema: v.object({ name: v.optional(presentString), description: optionalText, schedule_action_ids: idList }),
   defaults: { name: null, description: null, schedule_action_ids: [] },
@@ -41,12 +40,10 @@ const triggerFields = {
 };
 
 export const scheduleTriggers = defineResource({
-  name: 'schedule_triggers',
-  group: 'schedules',
+  ...routing.scheduleTriggers,
   root: 'schedule_trigger',
   plural: 'schedule_triggers',
   type: 'ScheduleTrigger',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ ...triggerFields, schedule_id: ownId('is not a valid id'), trigger_event: v.optional(oneOf(SCHEDULE_TRIGGER_EVENTS)) }),
   updateSchema: v.object({ ...triggerFields, schedule_id: v.optional(idParam), trigger_event: v.optional(oneOf(SCHEDULE_TRIGGER_EVENTS)) }),
   defaults: { name: null, schedule_id: null, source_schedule_id: null, trigger_event: 'lead_ended', record_token_filter_list: null, enabled: true },
@@ -59,12 +56,10 @@ export const scheduleTriggers = defineResource({
 });
 
 export const scheduleDistributions = defineResource({
-  name: 'schedule_distributions',
-  group: 'schedules',
+  ...routing.scheduleDistributions,
   root: 'schedule_distribution',
   plural: 'schedule_distributions',
   type: 'ScheduleDistribution',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({
     name: optionalText,
     schedule_id: ownId('is not a valid id'),

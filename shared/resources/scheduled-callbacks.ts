@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { blankable, idParam, integerParam } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { optionalText, timeParam } from './field-schemas.js';
+import * as routing from './routing.js';
 
 /**
  * Scheduled callbacks: a lead's callback at a time. Creating one sets the lead's callback_at
@@ -11,12 +12,10 @@ import { optionalText, timeParam } from './field-schemas.js';
  * still this one (docs/leads.md).
  */
 export const scheduledCallbacks = defineResource({
-  name: 'scheduled_callbacks',
-  group: 'schedules',
+  ...routing.scheduledCallbacks,
   root: 'scheduled_callback',
   plural: 'scheduled_callbacks',
   type: 'ScheduledCallback',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({
     lead_id: idParam,
     callback_at: v.optional(blankable(timeParam)),

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { booleanParam, presentString } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { optionalCount, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
+import * as routing from './routing.js';
 
 /**
  * Schedules: follow-up plans that leads submitted with the schedule's `lead_token` run through
@@ -22,12 +23,10 @@ const fields = {
 };
 
 export const schedules = defineResource({
-  name: 'schedules',
-  group: 'schedules',
+  ...routing.schedules,
   root: 'schedule',
   plural: 'schedules',
   type: 'Schedule',
-  operations: ALL_OPERATIONS,
   createSchema: v.object({ name: presentString, ...fields }),
   updateSchema: v.object({ name: v.optional(presentString), ...fields }),
   defaults: { name: null, description: null, time_zone: 'UTC', offer_id: null, paused: false, hours_to_expire: null, max_contact_attempts: null },
@@ -35,7 +34,6 @@ export const schedules = defineResource({
   foreignKeys: { offer_id: { resource: 'offers', association: 'offer' } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
-  csv: true,
   unique: [{ field: 'lead_token', scope: 'global' }],
   generate: () => ({ lead_token: token() }),
   // A lead post finds the schedule and the settings a new lead takes from one GetItem of its token's lookup.

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { EVENT_NAMES } from '../events/event-names.js';
 import { blankable, booleanParam, httpUrlParam, idParam, jsonObject, oneOf, presentString } from '../http/param-schemas.js';
-import { ALL_OPERATIONS, defineResource } from './define.js';
+import { defineResource } from './define.js';
 import { reachableTarget } from './outgoing-request-fields.js';
 import { newSigningSecret } from '../events/signing.js';
+import * as routing from './routing.js';
 
 /** `trigger_fields`: only these keys, integer ids and boolean flags. Blank means "no filter". */
 const triggerFields = blankable(
@@ -31,13 +32,10 @@ const targetUrl = v.pipe(presentString, httpUrlParam, reachableTarget);
 const eventName = oneOf(EVENT_NAMES);
 
 export const subscriptions = defineResource({
-  name: 'subscriptions',
-  group: 'subscriptions',
+  ...routing.subscriptions,
   root: 'subscription',
   plural: 'subscriptions',
   type: 'Subscription',
-  operations: ALL_OPERATIONS,
-  newPath: '/api/v1/webhook_subscriptions/new',
   createSchema: v.object({
     target_url: targetUrl,
     event: eventName,

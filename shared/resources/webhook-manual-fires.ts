@@ -3,6 +3,7 @@ import { blankable } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { fireStatus } from '../events/fire-status.js';
 import { optionalId, timeParam } from './field-schemas.js';
+import * as routing from './routing.js';
 
 const time = v.optional(blankable(timeParam));
 
@@ -22,12 +23,10 @@ const manualFireFields = v.object({
  * sends went (docs/events.md).
  */
 export const webhookManualFires = defineResource({
-  name: 'webhook_manual_fires',
-  group: 'subscriptions',
+  ...routing.webhookManualFires,
   root: 'webhook_manual_fire',
   plural: 'webhook_manual_fires',
   type: 'WebhookManualFire',
-  operations: ['list', 'new', 'create', 'show'],
   // The same fields prefill `new` (the update schema) and create a fire.
   createSchema: manualFireFields,
   updateSchema: manualFireFields,

@@ -1,24 +1,27 @@
-import { execFile } from 'node:child_process';
+import { execFile, execSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, lambdaBundleFile } from '../../infra/constructs/bundling-options.js';
+import { docsAfterBundlingCommands } from '../../functions/docs/shipped-files.js';
+import { openApiJson } from '../../functions/docs/document.js';
 import { buildApiEvent } from '../../shared/local/lambda-event.js';
 import { routes } from '../../shared/http/routes.js';
 
 /**
- * The docs function as Lambda runs it: bundled with the stack's esbuild options, imported by a
- * bare Node process (no node_modules within reach, AWS_LAMBDA_FUNCTION_NAME set as the Lambda
- * runtime sets it). It must serve the page and the renderer's script from the bundle alone, the
- * same bytes npm installed.
+ * The docs function as Lambda runs it: bundled with the stack's esbuild options, the shipped files
+ * copied beside the bundle as the stack's afterBundling hook copies them, imported by a Node
+ * process with AWS_LAMBDA_FUNCTION_NAME set as the Lambda runtime sets it. It must serve the page
+ * and the renderer's script from its asset directory, the same bytes npm installed. The directory
+ * is under the repository so the AWS SDK, external as Lambda's runtime provides it, resolves from
+ * node_modules; nothing else is external.
  */
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const outDir = mkdtempSync(path.join(tmpdir(), 'apidoc-bundle-'));
+const outDir = mkdtempSync(path.join(repoRoot, '.bundle-test-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 const eventFor = (key: string, pathParameters: Record<string, string>) => {
@@ -37,15 +40,20 @@ const event = JSON.parse(process.env.ASSET_EVENT);
 event.pathParameters = { name };
 event.rawPath = '/docs/assets/' + name;
 const asset = await handler(event, context);
+const openapi = await handler(JSON.parse(process.env.OPENAPI_EVENT), context);
 const { createHash } = await import('node:crypto');
-console.log(JSON.stringify({ page: page.statusCode, status: asset.statusCode, type: asset.headers['content-type'], sha256: createHash('sha256').update(asset.body).digest('hex') }));
+const sha = (text) => createHash('sha256').update(text).digest('hex');
+console.log(JSON.stringify({ page: page.statusCode, status: asset.statusCode, type: asset.headers['content-type'], sha256: sha(asset.body), openapi: openapi.statusCode, openapiSha256: sha(openapi.body) }));
 `;
 
 describe('the docs function bundle', () => {
-  it('serves the renderer script inlined into the bundle', async () => {
+  it('serves the renderer script and the OpenAPI document shipped beside the bundle, not inside it', async () => {
     const outfile = path.join(outDir, lambdaBundleFile);
     await build({ ...esbuildOptions(path.join(repoRoot, 'functions/docs/handler.ts'), outfile), logLevel: 'silent' });
-    expect(statSync(outfile).size).toBeGreaterThan(4_000_000);
+    // The commands the stack's afterBundling hook runs (inputDir: the repository, outputDir: the asset).
+    for (const command of docsAfterBundlingCommands(repoRoot.replace(/\/$/, ''), outDir)) execSync(command);
+    // The script alone is ~4.4 MB, the registry with its libraries ~600 KB: neither is in the bundle.
+    expect(statSync(outfile).size).toBeLessThan(300 * 1024);
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CHILD, outfile], {
       cwd: outDir,
       timeout: 60_000,
@@ -56,6 +64,7 @@ describe('the docs function bundle', () => {
         TABLE_NAME: 'bundle-test',
         PAGE_EVENT: JSON.stringify(eventFor('GET /docs', {})),
         ASSET_EVENT: JSON.stringify(eventFor('GET /docs/assets/{name}', { name: 'placeholder' })),
+        OPENAPI_EVENT: JSON.stringify(eventFor('GET /api/v1/openapi.json', {})),
       },
     });
     const installed = readFileSync(path.join(repoRoot, 'node_modules/@scalar/api-reference/dist/browser/standalone.js'));
@@ -64,6 +73,8 @@ describe('the docs function bundle', () => {
       status: 200,
       type: 'text/javascript; charset=utf-8',
       sha256: createHash('sha256').update(installed).digest('hex'),
+      openapi: 200,
+      openapiSha256: createHash('sha256').update(openApiJson()).digest('hex'),
     });
   }, 120_000);
 });

@@ -121,6 +121,13 @@ describe('functions', () => {
     }
   });
 
+  it('takes only the AWS SDK v3 (and its Smithy runtime) from the Lambda runtime, which ships it since nodejs18.x; everything else is bundled', () => {
+    expect([...lambdaBundling.externalModules].sort()).toEqual(['@aws-sdk/*', '@smithy/*']);
+    for (const fn of Object.values(functions)) {
+      expect(Number(/^nodejs(\d+)\.x$/.exec(fn.Properties.Runtime as string)?.[1])).toBeGreaterThanOrEqual(18);
+    }
+  });
+
   it.each(groups)('gives the %s function the table name', (group) => {
     const fn = functions[logicalIdOf(stack.api.groupFunctions[group])];
     const variables = (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { handlerModules } from '../../functions/index.js';
 import { matchRoute } from '../../shared/http/route-match.js';
 import { routeGroups, routeKey, routes } from '../../shared/http/routes.js';
+import { resources } from '../../shared/resources/registry.js';
+import { resourceRoutings } from '../../shared/resources/routing.js';
 
 /** Every endpoint of the API reference that is implemented so far (grows with each issue). */
 const REFERENCE_ENDPOINTS = [
@@ -70,5 +72,20 @@ describe('route table', () => {
       const module = await load();
       expect(typeof module.handler).toBe('function');
     }
+  });
+
+  it('reads the same resources from the light routing facts as the registry holds, each definition carrying its own facts', () => {
+    expect(resources.map((resource) => resource.name)).toEqual(resourceRoutings.map((routing) => routing.name));
+    resources.forEach((resource, index) => {
+      const routing = resourceRoutings[index]!;
+      expect({ name: resource.name, group: resource.group, operations: resource.operations, newPath: resource.newPath, createPath: resource.createPath, csv: resource.csv }).toEqual({
+        name: routing.name,
+        group: routing.group,
+        operations: routing.operations,
+        newPath: routing.newPath,
+        createPath: routing.createPath,
+        csv: routing.csv,
+      });
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { EmailMessage, EmailPort } from '../../ports/email.js';
 
 /** E-mail through Amazon SES (v2 API) from a verified sender address. */
@@ -9,6 +9,9 @@ export class SesEmail implements EmailPort {
   ) {}
 
   async send(message: EmailMessage): Promise<void> {
+    // Imported here, not at the top: a bundle that may mail loads the SES client on its first
+    // e-mail, not at init (a static import of an external is loaded at init even if unused).
+    const { SendEmailCommand } = await import('@aws-sdk/client-sesv2');
     await this.client.send(
       new SendEmailCommand({
         FromEmailAddress: this.from,

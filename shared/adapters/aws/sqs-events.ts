@@ -1,5 +1,12 @@
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { EventQueuePort, QueueMessage } from '../../ports/events.js';
+
+/**
+ * The SQS client's module, imported on first use: the SDK is external to the bundles (the Lambda
+ * runtime provides it) and a static import would load it at every function's init, though a
+ * function publishes only after a write.
+ */
+const sqsCommands = () => import('@aws-sdk/client-sqs');
 
 /** SQS takes at most ten messages per SendMessageBatch... */
 const BATCH = 10;
@@ -41,7 +48,7 @@ export class SqsEvents implements EventQueuePort {
     for (const indexes of sqsBatches(bodies)) {
       const batch = indexes.map((index) => messages[index]!);
       const result = await this.client.send(
-        new SendMessageBatchCommand({
+        new (await sqsCommands()).SendMessageBatchCommand({
           QueueUrl: this.queueUrl,
           Entries: batch.map((message, index) => ({
             Id: String(index),
@@ -62,7 +69,7 @@ export class SqsEvents implements EventQueuePort {
 
   async retryLater(receiptHandle: string, seconds: number): Promise<void> {
     await this.client.send(
-      new ChangeMessageVisibilityCommand({
+      new (await sqsCommands()).ChangeMessageVisibilityCommand({
         QueueUrl: this.queueUrl,
         ReceiptHandle: receiptHandle,
         // SQS allows at most 12 hours.

@@ -1,0 +1,75 @@
+import type { RouteGroup } from '../http/route-groups.js';
+import { ALL_OPERATIONS, type CrudOperation } from './define.js';
+
+/**
+ * The routing facts of every registry resource, declared here once: its name, the route group
+ * (Lambda) serving it, its operations and their paths. The route table (shared/http/routes.ts)
+ * reads only this light module, so a function resolving its routes does not load every
+ * resource's schemas and hooks (and their libraries): each definition file spreads its facts
+ * from here and adds the rest, and each function imports only the definitions it serves.
+ */
+export interface ResourceRouting {
+  /** Path segment under /api/v1 and storage partition name, e.g. `offer_conversions`. */
+  name: string;
+  /** The Lambda serving it. */
+  group: RouteGroup;
+  /** Operations served; the others have no route (404, or 405 where the path exists). */
+  operations: readonly CrudOperation[];
+  /** Path of `new` when it is not `/<name>/new` (subscriptions use webhook_subscriptions/new). */
+  newPath?: string;
+  /** Path of `create` when it is not `POST /<name>` (buyer groups are created at `/<name>/{id}`). */
+  createPath?: string;
+  /** Lists also answer as CSV (`format=csv` or a `.csv` path). */
+  csv?: boolean;
+}
+
+const routing = <const Facts extends ResourceRouting>(facts: Facts): Facts => facts;
+
+export const subscriptions = routing({ name: 'subscriptions', group: 'subscriptions', operations: ALL_OPERATIONS, newPath: '/api/v1/webhook_subscriptions/new' });
+export const outgoingWebhookUrls = routing({ name: 'outgoing_webhook_urls', group: 'subscriptions', operations: ALL_OPERATIONS });
+export const outgoingWebhooks = routing({ name: 'outgoing_webhooks', group: 'subscriptions', operations: ALL_OPERATIONS });
+export const webhookManualFires = routing({ name: 'webhook_manual_fires', group: 'subscriptions', operations: ['list', 'new', 'create', 'show'] });
+export const offers = routing({ name: 'offers', group: 'offers', operations: ALL_OPERATIONS, csv: true });
+export const trafficSources = routing({ name: 'traffic_sources', group: 'offers', operations: ALL_OPERATIONS, csv: true });
+export const offerConversions = routing({ name: 'offer_conversions', group: 'offers', operations: ALL_OPERATIONS, csv: true });
+export const integrations = routing({ name: 'integrations', group: 'integrations', operations: ALL_OPERATIONS });
+export const unblockContactJobs = routing({ name: 'unblock_contact_jobs', group: 'admin', operations: ['list', 'new', 'create', 'show', 'delete'] });
+export const accessControlLists = routing({ name: 'access_control_lists', group: 'admin', operations: ALL_OPERATIONS });
+export const buyers = routing({ name: 'buyers', group: 'buyers', operations: ALL_OPERATIONS, csv: true });
+export const buyerGroups = routing({ name: 'buyer_groups', group: 'buyers', operations: ['list', 'create', 'show', 'update', 'delete'], createPath: '/api/v1/buyer_groups/{id}' });
+export const inboundWebhooks = routing({ name: 'inbound_webhooks', group: 'inbound', operations: ALL_OPERATIONS });
+export const phoneNumbers = routing({ name: 'phone_numbers', group: 'numbers', operations: ['list', 'create', 'show', 'update', 'delete'] });
+export const ringPools = routing({ name: 'ring_pools', group: 'numbers', operations: ALL_OPERATIONS });
+export const schedules = routing({ name: 'schedules', group: 'schedules', operations: ALL_OPERATIONS, csv: true });
+export const scheduleActions = routing({ name: 'schedule_actions', group: 'schedules', operations: ALL_OPERATIONS });
+export const scheduleActionGroups = routing({ name: 'schedule_action_groups', group: 'schedules', operations: ALL_OPERATIONS });
+export const scheduleTriggers = routing({ name: 'schedule_triggers', group: 'schedules', operations: ALL_OPERATIONS });
+export const scheduleDistributions = routing({ name: 'schedule_distributions', group: 'schedules', operations: ALL_OPERATIONS });
+export const scheduledCallbacks = routing({ name: 'scheduled_callbacks', group: 'schedules', operations: ALL_OPERATIONS });
+export const leadRetargets = routing({ name: 'lead_retargets', group: 'schedules', operations: ALL_OPERATIONS });
+
+/** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
+export const resourceRoutings: readonly ResourceRouting[] = [
+  subscriptions,
+  outgoingWebhookUrls,
+  outgoingWebhooks,
+  webhookManualFires,
+  offers,
+  trafficSources,
+  offerConversions,
+  integrations,
+  unblockContactJobs,
+  accessControlLists,
+  buyers,
+  buyerGroups,
+  inboundWebhooks,
+  phoneNumbers,
+  ringPools,
+  schedules,
+  scheduleActions,
+  scheduleActionGroups,
+  scheduleTriggers,
+  scheduleDistributions,
+  scheduledCallbacks,
+  leadRetargets,
+];
