@@ -18,7 +18,7 @@ import { normalizeCallerNumber } from '../phone.js';
 import { claimBuyer } from '../routing/claim.js';
 import { serviceRandom } from '../routing/random.js';
 import { findReservation } from '../routing/reservations.js';
-import { addCallToLead, callTokens, leadCallConverted, offerLeadOfCaller } from '../leads/lead-calls.js';
+import { callTokens, leadCallEnded, offerLeadOfCaller } from '../leads/lead-calls.js';
 import { selectedBuyerIds } from '../routing/router.js';
 import type { TokenValues } from '../routing/token-filters.js';
 import { ValidationError } from '../http/errors.js';
@@ -348,7 +348,6 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   await publishStaged(staged);
   // Counted once: a retried incoming webhook found the call above, or lost the race to create it.
   countMetric(METRIC.callsStarted);
-  if (leadId !== null) await addCallToLead(companyId, leadId, call.id, at);
   if (!call.in_progress) {
     await finishCall(companyId, call.id, { totalDuration: 0, at });
     return call.status === 'blocked' ? { kind: 'reject', reason: 'blocked', companyId, callId: call.id } : { kind: 'hangup', reason: 'no_buyer', companyId, callId: call.id };
@@ -566,7 +565,8 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     if (buyer) await releaseConcurrency(companyId, held, buyerTimeZone(buyer), at);
   }
   if (paidRule !== undefined) await markPaid(companyId, `oc${paidRule}`, call.caller_number, at);
-  if (typeof call.lead_id === 'number' && call.buyer_converted === true) await leadCallConverted(companyId, call.lead_id, at);
+  // Off the ringing path: the lead learns of its call (and of a conversion) when the call ends.
+  if (typeof call.lead_id === 'number') await leadCallEnded(companyId, call.lead_id, call.id, call.buyer_converted === true, at);
   countMetric(METRIC.callsEnded);
   return true;
 }

@@ -7,7 +7,7 @@ import { leadsOfContact, transitionLead, UnknownLeadError } from './lead-store.j
 /**
  * Calls and leads: an inbound call picks up its caller's offer lead (the lead's tokens become the
  * call's, before routing, so token filters and payout rules see them), the call's id is added to
- * the lead, and a converted call converts the lead. Used by the call state machine
+ * the lead when the call ends, and a converted call converts the lead. Used by the call state machine
  * (shared/calls/call-flow.ts), for inbound calls and for the outbound calls schedules place.
  */
 
@@ -35,37 +35,23 @@ export function callTokens(lead: Pick<LeadRecord, 'data'> | undefined, reservati
   return { ...(lead?.data ?? {}), ...(reservationTokens ?? {}) } as TokenValues;
 }
 
-/** Adds a call to its lead's `call_ids` (once; the newest MAX_LEAD_CALL_IDS kept). A lead deleted meanwhile is ignored. */
-export async function addCallToLead(companyId: number, leadId: number, callId: number, at: Date): Promise<void> {
-  try {
-    await transitionLead(
-      companyId,
-      leadId,
-      (lead) => {
-        const ids = Array.isArray(lead.call_ids) ? lead.call_ids : [];
-        if (ids.includes(callId)) return { result: undefined, save: false };
-        lead.call_ids = [...ids, callId].slice(-MAX_LEAD_CALL_IDS);
-        return { result: undefined, save: true };
-      },
-      at,
-    );
-  } catch (error) {
-    if (!(error instanceof UnknownLeadError)) throw error;
-  }
-}
-
 /**
- * The lead's call converted: the lead is marked converted (lead_converted, once); a schedule lead
- * still active has reached its goal and ends (completed, end_reason `converted`, nothing pending,
- * lead_ended). An offer lead stays active: it only carries data.
+ * A call of the lead ended (finishCall, off the caller's ringing path): its id joins the lead's
+ * `call_ids` (once; the newest MAX_LEAD_CALL_IDS kept) and, when it converted, the lead is marked
+ * converted (lead_converted, once); a schedule lead still active has then reached its goal and
+ * ends (completed, end_reason `converted`, nothing pending, lead_ended). An offer lead stays
+ * active: it only carries data. One lead transition; a lead deleted meanwhile is ignored.
  */
-export async function leadCallConverted(companyId: number, leadId: number, at: Date): Promise<void> {
+export async function leadCallEnded(companyId: number, leadId: number, callId: number, converted: boolean, at: Date): Promise<void> {
   try {
     const { result: cancel } = await transitionLead(
       companyId,
       leadId,
       (lead) => {
-        if (lead.converted === true) return { result: undefined, save: false };
+        const ids = Array.isArray(lead.call_ids) ? lead.call_ids : [];
+        const known = ids.includes(callId);
+        if (!known) lead.call_ids = [...ids, callId].slice(-MAX_LEAD_CALL_IDS);
+        if (!converted || lead.converted === true) return { result: undefined, save: !known };
         lead.converted = true;
         if (lead.schedule_id === null || lead.status !== 'active') return { result: undefined, save: true, events: ['lead_converted'] };
         const pending = endLead(lead, 'completed', 'converted', at);
