@@ -63,6 +63,7 @@ export interface LeadStepEntry {
   version: number;
 }
 
+/** What a lead belongs to: its schedule when it has one, else its offer. */
 export function ownerOf(lead: Pick<LeadRecord, 'offer_id' | 'schedule_id'>): LeadOwner | undefined {
   if (lead.schedule_id !== null && lead.schedule_id !== undefined) return { kind: 'schedule', id: lead.schedule_id };
   if (lead.offer_id !== null && lead.offer_id !== undefined) return { kind: 'offer', id: lead.offer_id };

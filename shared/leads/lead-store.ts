@@ -10,7 +10,7 @@ import { getLookup, withoutKeys } from '../db/records.js';
 import type { EventName } from '../events/event-names.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
-import type { LeadOwner, LeadRecord } from './lead-record.js';
+import { ownerOf, type LeadOwner, type LeadRecord } from './lead-record.js';
 import { leadRollupWrites } from './lead-rollup-store.js';
 import { leadFigures } from './lead-rollups.js';
 import { leadView } from './lead-view.js';
@@ -39,7 +39,7 @@ export function ownerSegment(owner: LeadOwner): string {
 }
 
 function ownerSegmentOf(lead: LeadRecord): string {
-  return lead.schedule_id !== null ? ownerSegment({ kind: 'schedule', id: lead.schedule_id }) : ownerSegment({ kind: 'offer', id: Number(lead.offer_id) });
+  return ownerSegment(ownerOf(lead) ?? { kind: 'offer', id: Number(lead.offer_id) });
 }
 
 /** Due-time sort key part: epoch ms, 15 digits, so string order is time order. */

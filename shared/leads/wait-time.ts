@@ -46,11 +46,6 @@ function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
-/** The field a wait type needs, for validation messages; undefined for until_time. */
-export function amountFieldOf(type: WaitType): keyof WaitFields | undefined {
-  return type === 'until_time' ? undefined : UNIT_FIELD[type];
-}
-
 /** What is missing for the wait to be computed: field name -> message (empty when complete). */
 export function waitFieldErrors(fields: WaitFields): Record<string, string[]> {
   const type = fields.action_wait_type as WaitType | null | undefined;
