@@ -22,6 +22,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { setLocalTestEnvironment } from '../test/setup/adapter-env.js';
 import { printTable, runWithDynamoDbLocal } from './support.js';
 
 const CALLS = 40;
@@ -29,11 +30,9 @@ const EVENTS_COUNTED = 200;
 const THROUGHPUT_EVENTS = 200;
 const THROUGHPUT_SUBSCRIPTIONS = 5;
 
-process.env.EVENTS_ADAPTER = 'local';
+// Local adapters as in the tests (nothing leaves the machine), with this bench's own queue names.
+setLocalTestEnvironment();
 process.env.LOCAL_QUEUE_NAME = 'bench-events';
-process.env.EMAIL_ADAPTER = 'local';
-process.env.NUMBER_PROVIDER = 'local';
-process.env.TELEPHONY_ADAPTER = 'local';
 process.env.TWILIO_AUTH_TOKEN = 'bench-voice-token';
 process.env.WEBHOOK_ALLOWED_CIDRS = '127.0.0.0/8';
 process.env.LOG_LEVEL = 'silent';

@@ -18,19 +18,17 @@
  * Times are this machine's and DynamoDB Local's; the request counts are exact.
  */
 import { randomUUID } from 'node:crypto';
+import { setLocalTestEnvironment } from '../test/setup/adapter-env.js';
 import { printTable, runWithDynamoDbLocal } from './support.js';
 
 const LATENCY_LEADS = 300;
 const WAITING_LEADS = 10_000;
 const CLEARED = 2_000;
 
-process.env.EVENTS_ADAPTER = 'local';
+// Local adapters as in the tests (nothing leaves the machine), with this bench's own queue names.
+setLocalTestEnvironment();
 process.env.LOCAL_QUEUE_NAME = 'bench-leads-events';
-process.env.SCHEDULER_ADAPTER = 'local';
 process.env.LOCAL_SCHEDULER_NAME = 'bench-leads';
-process.env.EMAIL_ADAPTER = 'local';
-process.env.NUMBER_PROVIDER = 'local';
-process.env.TELEPHONY_ADAPTER = 'local';
 process.env.TWILIO_AUTH_TOKEN = 'bench-voice-token';
 process.env.LOG_LEVEL = 'silent';
 
