@@ -17,5 +17,6 @@ export const handlerModules: Record<RouteGroup, () => Promise<{ handler: (event:
   calls: () => import('./calls/handler.js'),
   leads: () => import('./leads/handler.js'),
   schedules: () => import('./schedules/handler.js'),
+  configuration: () => import('./configuration/handler.js'),
   docs: () => import('./docs/handler.js'),
 };

@@ -10,5 +10,5 @@ import { routes } from '../../shared/http/routes.js';
 export const handler = async (event: ApiEvent): Promise<ApiResponse> => {
   const match = matchRoute(event.requestContext.http.method, event.rawPath, routes);
   // A matched route never reaches $default; answer 404 rather than guess.
-  return unmatchedResponse(match.kind === 'matched' ? { kind: 'not_found' } : match);
+  return unmatchedResponse(match.kind === 'matched' ? { kind: 'not_found' } : match, event.requestContext.http.method, event.rawPath);
 };

@@ -44,6 +44,9 @@ export const routeGroups = {
   // Lead submission (lead_token, no Basic auth) and the leads API; schedule leads hand their steps to the scheduler.
   leads: { description: 'Lead submission and the leads API: lists, reports, opt-out, removal, schedule position', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'scheduler'] },
   schedules: { description: 'Schedules, their actions, triggers, distributions and callbacks; lead retargets; make_call', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'scheduler', 'telephony'] },
+  // The call engine's configuration (docs/call-configuration.md): IVR routers, key press flows, SIP
+  // headers, recording rules, state limits, token matchers, sounds, AMD flows, dispositions.
+  configuration: { description: 'Call configuration: IVR routers, key press flows, SIP headers, recording rules, state call limits, token matchers, sounds, AMD flows, dispositions', tableActions: CRUD_WITH_EVENTS },
   admin: { description: 'Teams, blacklist unblock jobs, collections', tableActions: CRUD },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
   calls: {

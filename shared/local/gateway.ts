@@ -57,7 +57,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   const url = new URL(request.url ?? '/', 'http://localhost');
   const match = matchRoute(request.method ?? 'GET', url.pathname, routes);
   if (match.kind !== 'matched') {
-    const result = unmatchedResponse(match);
+    const result = unmatchedResponse(match, request.method ?? 'GET', url.pathname);
     writeResponse(response, result);
     return result.statusCode ?? 404;
   }
