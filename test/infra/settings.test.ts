@@ -19,7 +19,9 @@ describe('settings', () => {
       voiceReservedConcurrency: DEFAULTS.voiceReservedConcurrency,
       logRetention: RetentionDays.ONE_MONTH,
       webhook: {},
+      apiRoutes: 'all',
     });
+    expect(settingsOf({ apiRoutes: 'none' }).apiRoutes).toBe('none');
     expect(DEFAULT_STAGE).toBe('prod');
     expect(settings.alarmEmail).toBeUndefined();
     expect(settings.twilioAuthTokenSecret).toBeUndefined();
@@ -71,6 +73,7 @@ describe('settings', () => {
     [{ partnerRateLimit: 500 }, /must not exceed apiRateLimit/],
     [{ voiceReservedConcurrency: 0 }, /voiceReservedConcurrency must be a positive integer/],
     [{ logRetentionDays: 31 }, /logRetentionDays must be one of/],
+    [{ apiRoutes: 'some' }, /apiRoutes must be "all" or "none"/],
   ])('refuses %j at synth', (context, message) => {
     expect(() => settingsOf(context)).toThrow(message);
   });
