@@ -61,7 +61,6 @@ export const SETTING_KEYS = [
   'partnerBurstLimit',
   'voiceReservedConcurrency',
   'logRetentionDays',
-  'apiRoutes',
 ] as const;
 
 type SettingKey = (typeof SETTING_KEYS)[number];
@@ -153,7 +152,8 @@ export function readSettings(node: Node, stageName?: string): Settings {
   const retentions = Object.values(RetentionDays).filter((value): value is number => typeof value === 'number' && value !== RetentionDays.INFINITE);
   if (!retentions.includes(retentionDays)) throw new Error(`logRetentionDays must be one of CloudWatch Logs' periods (${retentions.join(', ')}), not ${retentionDays}`);
 
-  const apiRoutes = str('apiRoutes') ?? DEFAULTS.apiRoutes;
+  // A flat key only (`-c apiRoutes=none`), never a stage's block: kept in cdk.json, every deploy would drop the routes.
+  const apiRoutes = text(node.tryGetContext('apiRoutes'), 'apiRoutes') ?? DEFAULTS.apiRoutes;
   if (apiRoutes !== 'all' && apiRoutes !== 'none') throw new Error(`apiRoutes must be "all" or "none", not "${apiRoutes}"`);
 
   return {

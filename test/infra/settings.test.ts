@@ -22,6 +22,8 @@ describe('settings', () => {
       apiRoutes: 'all',
     });
     expect(settingsOf({ apiRoutes: 'none' }).apiRoutes).toBe('none');
+    // Only for one deploy: a stage's block in cdk.json may not hold it.
+    expect(() => settingsOf({ stages: { prod: { apiRoutes: 'none' } } })).toThrow(/unknown settings: apiRoutes/);
     expect(DEFAULT_STAGE).toBe('prod');
     expect(settings.alarmEmail).toBeUndefined();
     expect(settings.twilioAuthTokenSecret).toBeUndefined();
