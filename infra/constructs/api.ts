@@ -179,10 +179,15 @@ export class ServiceApi extends Construct {
       const stack = new NestedStack(this, `Routes${assignment.name}`, { description: `API routes of the ${assignment.group} route group` });
       this.routeStacks[assignment.name] = stack;
       const target = `integrations/${this.integrations[assignment.group].integrationId}`;
+      // A nested stack's top-level construct gets its id, alphanumerics only, as logical id (readable, no hash).
+      const logicalIds = new Map<string, string>();
       for (const route of assignment.routes) {
         const key = HttpRouteKey.with(route.path, HttpMethod[route.method]);
         // The local gateway matches on routeKey(); fail synth if API Gateway's key ever differs.
         if (key.key !== routeKey(route)) throw new Error(`Route key mismatch: ${key.key} vs ${routeKey(route)}`);
+        const logicalId = key.key.replace(/[^A-Za-z0-9]/g, '');
+        if (logicalIds.has(logicalId)) throw new Error(`Routes "${logicalIds.get(logicalId)}" and "${key.key}" would share the logical id ${logicalId} in Routes${assignment.name}`);
+        logicalIds.set(logicalId, key.key);
         // What HttpRoute synthesizes, without binding an integration into the route's stack.
         const cfnRoute = new CfnRoute(stack, routeKey(route), { apiId: this.httpApi.apiId, routeKey: key.key, target, authorizationType: 'NONE' });
         this.routes.push({ definition: route, route: cfnRoute, stack });

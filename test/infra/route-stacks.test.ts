@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assignRouteStacks } from '../../infra/constructs/route-stacks.js';
+import { routes } from '../../shared/http/routes.js';
+import { synth } from './support.js';
 import type { RouteDefinition, RouteGroup } from '../../shared/http/routes.js';
 
 const route = (group: RouteGroup, name: string): RouteDefinition => ({ method: 'GET', path: `/api/v1/${name}`, group, auth: 'basic', operation: `${name}.list` });
@@ -41,5 +43,12 @@ describe('assignRouteStacks', () => {
   it('has no stack for an empty table, and refuses a size below one', () => {
     expect(assignRouteStacks([])).toEqual([]);
     expect(() => assignRouteStacks([route('offers', 'a')], 0)).toThrow(/maxRoutes/);
+  });
+});
+
+describe('nested route stacks', () => {
+  it('refuse at synth two routes whose logical ids would collide, naming both', () => {
+    const colliding = [...routes, route('configuration', 'sound_files'), route('configuration', 'soundfiles')];
+    expect(() => synth({}, 'CallTrackingService', { routes: colliding })).toThrow(/"GET \/api\/v1\/sound_files" and "GET \/api\/v1\/soundfiles" would share the logical id GETapiv1soundfiles/);
   });
 });
