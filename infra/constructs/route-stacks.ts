@@ -8,6 +8,12 @@ import type { RouteDefinition, RouteGroup } from '../../shared/http/routes.js';
  */
 export const TEMPLATE_RESOURCE_BUDGET = 400;
 
+/**
+ * The most routes one nested stack holds: below the budget, so a stack keeps room for what CDK
+ * adds to a synthesized template (its CDKMetadata resource) and for a few more resources.
+ */
+export const ROUTES_PER_STACK = 300;
+
 /** One nested stack of API routes: its construct id's suffix, the group whose routes it holds, and those routes. */
 export interface RouteStackAssignment {
   /** `Subscriptions`, then `Subscriptions2`, `Subscriptions3`... only for a group too big for one stack. */
@@ -27,7 +33,7 @@ export const pascal = (name: string): string =>
  * more than `maxRoutes` routes is split in route-table order, so routes appended to the group fill
  * its last stack and the others stay where they are. Groups come in the order the table first names them.
  */
-export function assignRouteStacks(routes: readonly RouteDefinition[], maxRoutes = TEMPLATE_RESOURCE_BUDGET): RouteStackAssignment[] {
+export function assignRouteStacks(routes: readonly RouteDefinition[], maxRoutes = ROUTES_PER_STACK): RouteStackAssignment[] {
   if (!Number.isInteger(maxRoutes) || maxRoutes < 1) throw new Error(`maxRoutes must be a positive integer, not ${maxRoutes}`);
   const byGroup = new Map<RouteGroup, RouteDefinition[]>();
   for (const route of routes) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignRouteStacks } from '../../infra/constructs/route-stacks.js';
+import { ROUTES_PER_STACK, TEMPLATE_RESOURCE_BUDGET, assignRouteStacks } from '../../infra/constructs/route-stacks.js';
 import { routes } from '../../shared/http/routes.js';
 import { synth } from './support.js';
 import type { RouteDefinition, RouteGroup } from '../../shared/http/routes.js';
@@ -38,6 +38,15 @@ describe('assignRouteStacks', () => {
     const now = placement(after);
     for (const [path, stack] of was) expect(now.get(path), path).toBe(stack);
     expect(now.get('/api/v1/s4')).toBe('Schedules2');
+  });
+
+  it(`holds at most ROUTES_PER_STACK (${ROUTES_PER_STACK}) routes a stack by default, under the template budget`, () => {
+    expect(ROUTES_PER_STACK).toBeLessThan(TEMPLATE_RESOURCE_BUDGET);
+    const big = Array.from({ length: ROUTES_PER_STACK + 1 }, (_, index) => route('schedules', `s${index}`));
+    expect(assignRouteStacks(big).map((stack) => [stack.name, stack.routes.length])).toEqual([
+      ['Schedules', ROUTES_PER_STACK],
+      ['Schedules2', 1],
+    ]);
   });
 
   it('has no stack for an empty table, and refuses a size below one', () => {

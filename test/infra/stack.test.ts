@@ -124,7 +124,7 @@ describe('a route table grown by 500 routes (700 today)', () => {
       // A template deployed from S3 may be 1 MB.
       expect(JSON.stringify(json).length, name).toBeLessThan(1_000_000);
     }
-    // The parent grows by a nested stack per 400 routes, not by a resource per route.
+    // The parent grows by a nested stack per 300 routes of a group, not by a resource per route.
     expect(resourceCount(grown.template) - resourceCount(template)).toBe(grown.routeStacks.length - synthesized.routeStacks.length);
   });
 });
