@@ -38,6 +38,11 @@ export interface Settings {
   voiceReservedConcurrency?: number;
   /** Retention of every function's log group and of the API access logs. */
   logRetention: RetentionDays;
+  /**
+   * `all`: the API serves the route table. `none`: only `$default` (every request answered 404),
+   * the first of two deploys that move the routes between stacks (docs/operations.md, "API routes").
+   */
+  apiRoutes: 'all' | 'none';
 }
 
 /** Every key a `stages.<stage>` block may hold (a typo fails synth instead of being ignored). */
@@ -73,6 +78,7 @@ export const DEFAULTS = {
   // Lambda keeps 100 of the account's concurrency unreserved, so this needs a limit of at least 120.
   voiceReservedConcurrency: 20,
   logRetentionDays: 30,
+  apiRoutes: 'all',
 } as const;
 
 /** The stack's construct id and CloudFormation name for a stage. */
@@ -146,6 +152,10 @@ export function readSettings(node: Node, stageName?: string): Settings {
   const retentions = Object.values(RetentionDays).filter((value): value is number => typeof value === 'number' && value !== RetentionDays.INFINITE);
   if (!retentions.includes(retentionDays)) throw new Error(`logRetentionDays must be one of CloudWatch Logs' periods (${retentions.join(', ')}), not ${retentionDays}`);
 
+  // A flat key only (`-c apiRoutes=none`), never a stage's block: kept in cdk.json, every deploy would drop the routes.
+  const apiRoutes = text(node.tryGetContext('apiRoutes'), 'apiRoutes') ?? DEFAULTS.apiRoutes;
+  if (apiRoutes !== 'all' && apiRoutes !== 'none') throw new Error(`apiRoutes must be "all" or "none", not "${apiRoutes}"`);
+
   return {
     stage,
     emailFrom,
@@ -161,6 +171,7 @@ export function readSettings(node: Node, stageName?: string): Settings {
     partnerBurstLimit,
     voiceReservedConcurrency,
     logRetention: retentionDays as RetentionDays,
+    apiRoutes,
   };
 }
 

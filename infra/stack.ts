@@ -10,12 +10,15 @@ import { Monitoring } from './constructs/monitoring.js';
 import { StaleCallSweeper } from './constructs/stale-call-sweeper.js';
 import { ServiceTable } from './constructs/table.js';
 import { routeGroups, type RouteGroup } from '../shared/http/route-groups.js';
+import type { RouteDefinition } from '../shared/http/routes.js';
 import { acknowledgeNagFindings } from './nag.js';
 import { readSettings, type Settings } from './settings.js';
 
 export interface CallTrackingStackProps extends StackProps {
   /** The stage whose settings to use; default: the `stage` context key (else `prod`). */
   stage?: string;
+  /** The routes the API serves; default: the route table (shared/http/routes.ts). Tests pass a bigger one. */
+  routes?: readonly RouteDefinition[];
 }
 
 /**
@@ -57,6 +60,7 @@ export class CallTrackingStack extends Stack {
       throttle: { rateLimit: settings.apiRateLimit, burstLimit: settings.apiBurstLimit },
       partnerThrottle: { rateLimit: settings.partnerRateLimit, burstLimit: settings.partnerBurstLimit },
       voiceReservedConcurrency: settings.voiceReservedConcurrency,
+      routes: settings.apiRoutes === 'none' ? [] : props.routes,
     });
 
     // Scheduled runs EventBridge could not deliver, or that failed all of Lambda's retries. Nothing

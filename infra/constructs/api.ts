@@ -1,6 +1,18 @@
-import { Stack } from 'aws-cdk-lib';
+import { NestedStack, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination, type ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  CfnRoute,
+  type CfnStage,
+  HttpApi,
+  HttpIntegration,
+  HttpIntegrationType,
+  HttpMethod,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+  type ThrottleSettings,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -13,6 +25,7 @@ import { ACCESS_LOG_FIELDS } from './access-log.js';
 import { createServiceFunction } from './function-defaults.js';
 import { allowReadingSecret, allowSendingEmail } from './grants.js';
 import { LambdaProxyIntegration, allowApiToInvoke } from './lambda-proxy-integration.js';
+import { assignRouteStacks, pascal } from './route-stacks.js';
 
 export interface ServiceApiProps {
   table: ITableV2;
@@ -35,6 +48,8 @@ export interface ServiceApiProps {
   partnerThrottle: Required<ThrottleSettings>;
   /** Concurrency reserved for the voice webhooks' function; unset: none. */
   voiceReservedConcurrency?: number;
+  /** The routes to serve; default: the route table. Empty: only `$default` (docs/operations.md, "API routes"). */
+  routes?: readonly RouteDefinition[];
 }
 
 /** The routes partners call without credentials: ping and post, every method (preflight too). */
@@ -42,14 +57,12 @@ export function isPartnerRoute(route: RouteDefinition): boolean {
   return /^\/api\/v1\/inbound_webhooks\/(ping|post)\//.test(route.path);
 }
 
-/** `subscriptions` → `Subscriptions`, for readable construct ids. */
-const pascal = (name: string): string =>
-  name.replace(/(^|[-_])([a-z0-9])/g, (_match, _sep: string, char: string) => char.toUpperCase());
-
 /**
  * The HTTP API, generated from the shared route table: one function per route group, one route
  * per route-table entry, and a `$default` route so unmatched requests get the service's own 404/405.
  * Its `$default` stage throttles every route, the partner routes tighter, and writes access logs.
+ * The routes live in nested stacks, one per route group (infra/constructs/route-stacks.ts): a
+ * template holds at most 500 resources, and the route table alone outgrows that.
  */
 export class ServiceApi extends Construct {
   readonly httpApi: HttpApi;
@@ -57,8 +70,12 @@ export class ServiceApi extends Construct {
   readonly accessLogs: logs.LogGroup;
   readonly groupFunctions: Record<RouteGroup, NodejsFunction>;
   readonly fallbackFunction: NodejsFunction;
-  /** Each route-table entry with its API Gateway route. */
-  readonly routes: { definition: RouteDefinition; route: HttpRoute }[] = [];
+  /** Each group's integration (in this stack; every nested route stack refers to it). */
+  readonly integrations: Record<RouteGroup, HttpIntegration>;
+  /** The nested stacks holding the routes, by name (`Subscriptions`, or `Schedules2` for a split group). */
+  readonly routeStacks: Record<string, NestedStack> = {};
+  /** Each route-table entry with its API Gateway route and the nested stack that holds it. */
+  readonly routes: { definition: RouteDefinition; route: CfnRoute; stack: NestedStack }[] = [];
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
@@ -93,7 +110,7 @@ export class ServiceApi extends Construct {
     });
 
     const groups = Object.keys(routeGroups) as RouteGroup[];
-    const integrations = new Map<RouteGroup, LambdaProxyIntegration>();
+    const integrations: Partial<Record<RouteGroup, HttpIntegration>> = {};
     const functions: Partial<Record<RouteGroup, NodejsFunction>> = {};
     for (const group of groups) {
       const definition = routeGroups[group];
@@ -145,29 +162,45 @@ export class ServiceApi extends Construct {
       }
       allowApiToInvoke(fn, this.httpApi);
       functions[group] = fn;
-      integrations.set(group, new LambdaProxyIntegration(`${pascal(group)}Integration`, fn));
+      // In this stack, created explicitly (not bound by a route), so its id does not depend on which route comes first.
+      integrations[group] = new HttpIntegration(this, `${pascal(group)}Integration`, {
+        httpApi: this.httpApi,
+        integrationType: HttpIntegrationType.AWS_PROXY,
+        integrationUri: fn.functionArn,
+        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+      });
     }
     this.groupFunctions = functions as Record<RouteGroup, NodejsFunction>;
+    this.integrations = integrations as Record<RouteGroup, HttpIntegration>;
 
     const partnerRouteSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
-    for (const route of routes) {
-      const key = HttpRouteKey.with(route.path, HttpMethod[route.method]);
-      // The local gateway matches on routeKey(); fail synth if API Gateway's key ever differs.
-      if (key.key !== routeKey(route)) throw new Error(`Route key mismatch: ${key.key} vs ${routeKey(route)}`);
-      const httpRoute = new HttpRoute(this, routeKey(route), {
-        httpApi: this.httpApi,
-        routeKey: key,
-        integration: integrations.get(route.group)!,
-      });
-      this.routes.push({ definition: route, route: httpRoute });
-      if (isPartnerRoute(route)) {
-        partnerRouteSettings[key.key] = { ThrottlingRateLimit: props.partnerThrottle.rateLimit, ThrottlingBurstLimit: props.partnerThrottle.burstLimit };
-        // A stage may only name routes that exist: create them first.
-        this.stage.node.addDependency(httpRoute);
+    for (const assignment of assignRouteStacks(props.routes ?? routes)) {
+      // The API and the integration come in as the nested stack's parameters (CDK adds them).
+      const stack = new NestedStack(this, `Routes${assignment.name}`, { description: `API routes of the ${assignment.group} route group` });
+      this.routeStacks[assignment.name] = stack;
+      const target = `integrations/${this.integrations[assignment.group].integrationId}`;
+      // A nested stack's top-level construct gets its id, alphanumerics only, as logical id (readable, no hash).
+      const logicalIds = new Map<string, string>();
+      for (const route of assignment.routes) {
+        const key = HttpRouteKey.with(route.path, HttpMethod[route.method]);
+        // The local gateway matches on routeKey(); fail synth if API Gateway's key ever differs.
+        if (key.key !== routeKey(route)) throw new Error(`Route key mismatch: ${key.key} vs ${routeKey(route)}`);
+        const logicalId = key.key.replace(/[^A-Za-z0-9]/g, '');
+        if (logicalIds.has(logicalId)) throw new Error(`Routes "${logicalIds.get(logicalId)}" and "${key.key}" would share the logical id ${logicalId} in Routes${assignment.name}`);
+        logicalIds.set(logicalId, key.key);
+        // What HttpRoute synthesizes, without binding an integration into the route's stack.
+        const cfnRoute = new CfnRoute(stack, routeKey(route), { apiId: this.httpApi.apiId, routeKey: key.key, target, authorizationType: 'NONE' });
+        this.routes.push({ definition: route, route: cfnRoute, stack });
+        if (isPartnerRoute(route)) {
+          partnerRouteSettings[key.key] = { ThrottlingRateLimit: props.partnerThrottle.rateLimit, ThrottlingBurstLimit: props.partnerThrottle.burstLimit };
+          // A stage may only name routes that exist: create them (their nested stack) first.
+          this.stage.node.addDependency(cfnRoute);
+        }
       }
     }
     // Route-level throttling has no L2 property (JSON keyed by route key, CloudFormation's casing).
-    (this.stage.node.defaultChild as CfnStage).routeSettings = partnerRouteSettings;
+    // None without routes (apiRoutes=none): a stage may not name a route that does not exist.
+    if (Object.keys(partnerRouteSettings).length) (this.stage.node.defaultChild as CfnStage).routeSettings = partnerRouteSettings;
   }
 
   /** Where the carrier reaches the voice webhooks (numbers' voice URL, outbound calls' answer and status URLs). */

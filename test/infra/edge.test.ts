@@ -34,13 +34,14 @@ describe('HTTP API throttling', () => {
     }
   });
 
-  it('creates the partner routes before the stage that names them', () => {
+  it('creates the partner routes (their nested stack) before the stage that names them', () => {
     const stage = stageOf(defaults);
-    const routeIds = Object.entries(defaults.resourcesOfType('AWS::ApiGatewayV2::Route'))
-      .filter(([, route]) => routes.filter(isPartnerRoute).map(routeKey).includes(route.Properties.RouteKey as string))
-      .map(([id]) => id);
-    expect(routeIds).toHaveLength(6);
-    expect(stage.DependsOn).toEqual(expect.arrayContaining(routeIds));
+    const partnerKeys = routes.filter(isPartnerRoute).map(routeKey);
+    const holding = defaults.apiRoutes().filter((route) => partnerKeys.includes(route.key));
+    expect(holding).toHaveLength(6);
+    const stackIds = [...new Set(holding.map((route) => defaults.routeStacks.find(({ name }) => name === route.routeStack)?.resourceId))];
+    expect(stackIds).toEqual([expect.stringMatching(/^ApiRoutesInbound/)]);
+    expect(stage.DependsOn).toEqual(expect.arrayContaining(stackIds));
   });
 
   it('takes the limits from the settings', () => {

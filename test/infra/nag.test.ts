@@ -1,8 +1,9 @@
 import { App, Stack, Validations } from 'aws-cdk-lib';
+import { CfnRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { applyNagChecks, nagPacks } from '../../infra/nag.js';
+import { ROUTE_AUTHORIZATION_REASONS, applyNagChecks, nagPacks } from '../../infra/nag.js';
 import { stackName } from '../../infra/settings.js';
 import { CallTrackingStack } from '../../infra/stack.js';
 
@@ -42,6 +43,23 @@ describe('cdk-nag', () => {
     // A queue without TLS enforcement and without a dead-letter queue.
     new sqs.Queue(stack, 'Unchecked', { encryption: sqs.QueueEncryption.SQS_MANAGED });
     expect(() => app.synth()).toThrow(/AwsSolutions-SQS4|Serverless-SQSRedrivePolicy|[Vv]alidation/);
+  });
+
+  it('checks the nested stacks of routes too: an unacknowledged route there stops the synth', () => {
+    const { app, stack } = checkedApp({});
+    const [routeStack] = Object.values(stack.api.routeStacks);
+    new CfnRoute(routeStack!, 'Unchecked', { apiId: stack.api.httpApi.apiId, routeKey: 'GET /unchecked', authorizationType: 'NONE' });
+    expect(() => app.synth()).toThrow(/AwsSolutions-APIG4/);
+  });
+
+  it('acknowledges the missing authorizer on each route in its nested stack, by how the route is authorised', () => {
+    const { app, stack } = checkedApp({});
+    const found = acknowledgments(app).filter(({ id }) => id === 'AwsSolutions-APIG4');
+    expect(stack.api.routes.length).toBeGreaterThan(0);
+    for (const { definition, route, stack: routeStack } of stack.api.routes) {
+      expect(route.node.path.startsWith(`${routeStack.node.path}/`)).toBe(true);
+      expect(found.filter(({ path }) => path === route.node.path).map(({ reason }) => reason)).toEqual([ROUTE_AUTHORIZATION_REASONS[definition.auth]]);
+    }
   });
 
   it('acknowledges each kept finding with a reason, on the resource (never the whole stack or app)', () => {

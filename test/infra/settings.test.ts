@@ -19,7 +19,11 @@ describe('settings', () => {
       voiceReservedConcurrency: DEFAULTS.voiceReservedConcurrency,
       logRetention: RetentionDays.ONE_MONTH,
       webhook: {},
+      apiRoutes: 'all',
     });
+    expect(settingsOf({ apiRoutes: 'none' }).apiRoutes).toBe('none');
+    // Only for one deploy: a stage's block in cdk.json may not hold it.
+    expect(() => settingsOf({ stages: { prod: { apiRoutes: 'none' } } })).toThrow(/unknown settings: apiRoutes/);
     expect(DEFAULT_STAGE).toBe('prod');
     expect(settings.alarmEmail).toBeUndefined();
     expect(settings.twilioAuthTokenSecret).toBeUndefined();
@@ -71,6 +75,7 @@ describe('settings', () => {
     [{ partnerRateLimit: 500 }, /must not exceed apiRateLimit/],
     [{ voiceReservedConcurrency: 0 }, /voiceReservedConcurrency must be a positive integer/],
     [{ logRetentionDays: 31 }, /logRetentionDays must be one of/],
+    [{ apiRoutes: 'some' }, /apiRoutes must be "all" or "none"/],
   ])('refuses %j at synth', (context, message) => {
     expect(() => settingsOf(context)).toThrow(message);
   });

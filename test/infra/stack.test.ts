@@ -2,31 +2,33 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { lambdaBundling } from '../../infra/constructs/bundling-options.js';
+import { type Template } from 'aws-cdk-lib/assertions';
+import { TEMPLATE_RESOURCE_BUDGET, pascal } from '../../infra/constructs/route-stacks.js';
 import { synth, type CfnResource } from './support.js';
 import { SWEEPER_TABLE_ACTIONS } from '../../infra/constructs/stale-call-sweeper.js';
 import { DELIVERY_TABLE_ACTIONS, OUTBOX_SWEEPER_TABLE_ACTIONS } from '../../infra/constructs/event-delivery.js';
 import { SWEEP_INTERVAL_MINUTES } from '../../shared/calls/stale-calls.js';
 import { tableDesign } from '../../shared/db/table-design.js';
-import { type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
+import { type RouteDefinition, type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
 
 // The stack as the other infra tests synthesize it (test/infra/support.ts), without bundling.
-const { stack, template, resourcesOfType, logicalIdOf, statementsOf } = synth({}, 'CallTrackingService');
+const synthesized = synth({}, 'CallTrackingService');
+const { stack, template, resourcesOfType, logicalIdOf, statementsOf } = synthesized;
 
 const groups = Object.keys(routeGroups) as RouteGroup[];
 
-const apiRoutes = Object.values(resourcesOfType('AWS::ApiGatewayV2::Route'));
+const apiRoutes = synthesized.apiRoutes();
 const integrations = resourcesOfType('AWS::ApiGatewayV2::Integration');
 
 /** The logical id of the Lambda function a route's integration invokes. */
 function functionBehindRoute(key: string): string | undefined {
-  const route = apiRoutes.find((candidate) => candidate.Properties.RouteKey === key);
-  // Target is `integrations/<Ref integration>`, emitted as an Fn::Join.
-  const target = route?.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] } | undefined;
-  const integrationId = target?.['Fn::Join'][1][1].Ref;
+  const integrationId = apiRoutes.find((candidate) => candidate.key === key)?.integrationId;
   const integration = integrationId ? integrations[integrationId] : undefined;
   const uri = integration?.Properties.IntegrationUri as { 'Fn::GetAtt': [string, string] } | undefined;
   return uri?.['Fn::GetAtt'][0];
 }
+
+const resourceCount = (routeTemplate: Template) => Object.keys(routeTemplate.toJSON().Resources as object).length;
 
 function actionsOf(fn: IFunction): string[] {
   return statementsOf(fn).flatMap((statement) =>
@@ -38,25 +40,106 @@ describe('API routes', () => {
   it.each(routes.map((route) => [routeKey(route), route.group] as const))(
     'has a route for %s served by the %s function',
     (key, group) => {
-      expect(apiRoutes.map((route) => route.Properties.RouteKey)).toContain(key);
+      expect(apiRoutes.map((route) => route.key)).toContain(key);
       expect(functionBehindRoute(key)).toBe(logicalIdOf(stack.api.groupFunctions[group]));
     },
   );
 
   it('has exactly one route per route-table entry, plus $default', () => {
-    const keys = apiRoutes.map((route) => route.Properties.RouteKey);
+    const keys = apiRoutes.map((route) => route.key);
     expect(keys.filter((key) => key !== '$default')).toHaveLength(routes.length);
     expect(new Set(keys).size).toBe(keys.length);
   });
 
   it('sends unmatched requests ($default) to the fallback function', () => {
-    expect(apiRoutes.filter((route) => route.Properties.RouteKey === '$default')).toHaveLength(1);
+    expect(apiRoutes.filter((route) => route.key === '$default')).toHaveLength(1);
     expect(functionBehindRoute('$default')).toBe(logicalIdOf(stack.api.fallbackFunction));
+  });
+
+  it("puts each group's routes in a nested stack of its own, on the parent's API and the group's integration there", () => {
+    const apiId = logicalIdOf(stack.api.httpApi);
+    expect(apiRoutes.find((route) => route.key === '$default')).toMatchObject({ routeStack: undefined, apiId });
+    for (const route of apiRoutes.filter(({ key }) => key !== '$default')) {
+      const definition = routes.find((candidate) => routeKey(candidate) === route.key)!;
+      expect(route.routeStack, route.key).toBe(pascal(definition.group));
+      // Resolved through the nested stack's parameters to the parent's resources.
+      expect(route.apiId, route.key).toBe(apiId);
+      expect(route.integrationId, route.key).toBe(logicalIdOf(stack.api.integrations[definition.group]));
+    }
+    expect(synthesized.routeStacks.map(({ name }) => name).sort()).toEqual([...new Set(routes.map((route) => pascal(route.group)))].sort());
+  });
+
+  it('keeps one integration per function and one invoke permission per API function, for the whole API', () => {
+    expect(Object.keys(integrations)).toHaveLength(groups.length + 1);
+    // The nested stacks hold routes only: no integration, no permission of their own.
+    for (const routeStack of synthesized.routeStacks) {
+      expect(new Set(Object.values(routeStack.template.toJSON().Resources as Record<string, CfnResource>).map((resource) => resource.Type))).toEqual(new Set(['AWS::ApiGatewayV2::Route']));
+    }
+    const apiPermissions = Object.values(resourcesOfType('AWS::Lambda::Permission')).filter((permission) => permission.Properties.Principal === 'apigateway.amazonaws.com');
+    expect(apiPermissions).toHaveLength(groups.length + 1);
+  });
+
+  it('keeps the parent and every nested stack under the resource budget with the real route table', () => {
+    expect(resourceCount(template)).toBeLessThanOrEqual(TEMPLATE_RESOURCE_BUDGET);
+    for (const routeStack of synthesized.routeStacks) expect(resourceCount(routeStack.template), routeStack.name).toBeLessThanOrEqual(TEMPLATE_RESOURCE_BUDGET);
   });
 
   it('outputs the API URL and table name', () => {
     template.hasOutput('ApiUrl', {});
     template.hasOutput('TableName', {});
+  });
+});
+
+describe('a route table grown by 500 routes (700 today)', () => {
+  // A new group's worth of routes and more: the group outgrows one nested stack and is split.
+  const padding: RouteDefinition[] = Array.from({ length: 500 }, (_, index) => ({
+    method: 'GET',
+    path: `/api/v1/padding_${index}`,
+    group: 'configuration',
+    auth: 'basic',
+    operation: `padding_${index}.list`,
+  }));
+  const padded = [...routes, ...padding];
+  const grown = synth({}, 'CallTrackingService', { routes: padded });
+  const grownRoutes = grown.apiRoutes();
+
+  it('serves every route once, on its group\'s integration', () => {
+    expect(padded.length).toBeGreaterThanOrEqual(700);
+    expect(grownRoutes).toHaveLength(padded.length + 1);
+    expect(new Set(grownRoutes.map((route) => route.key)).size).toBe(grownRoutes.length);
+    for (const route of padded) {
+      const found = grownRoutes.find((candidate) => candidate.key === routeKey(route));
+      expect(found?.integrationId, routeKey(route)).toBe(grown.logicalIdOf(grown.stack.api.integrations[route.group]));
+    }
+    expect(grown.routeStacks.map(({ name }) => name)).toEqual(expect.arrayContaining(['Configuration', 'Configuration2']));
+  });
+
+  it('keeps the parent and every nested stack under the resource budget, and within CloudFormation\'s other template limits', () => {
+    const templates = [{ name: 'parent', template: grown.template }, ...grown.routeStacks];
+    for (const { name, template: grownTemplate } of templates) {
+      const json = grownTemplate.toJSON() as { Parameters?: object; Outputs?: object };
+      expect(resourceCount(grownTemplate), name).toBeLessThanOrEqual(TEMPLATE_RESOURCE_BUDGET);
+      expect(Object.keys(json.Parameters ?? {}).length, name).toBeLessThanOrEqual(200);
+      expect(Object.keys(json.Outputs ?? {}).length, name).toBeLessThanOrEqual(200);
+      // A template deployed from S3 may be 1 MB.
+      expect(JSON.stringify(json).length, name).toBeLessThan(1_000_000);
+    }
+    // The parent grows by a nested stack per 300 routes of a group, not by a resource per route.
+    expect(resourceCount(grown.template) - resourceCount(template)).toBe(grown.routeStacks.length - synthesized.routeStacks.length);
+  });
+});
+
+describe('apiRoutes=none (the first deploy of a move of the routes between stacks)', () => {
+  const bare = synth({ apiRoutes: 'none' }, 'CallTrackingService');
+
+  it('leaves only $default, no nested stack and no route settings, and keeps the integrations', () => {
+    expect(bare.apiRoutes().map((route) => route.key)).toEqual(['$default']);
+    expect(bare.routeStacks).toEqual([]);
+    bare.template.resourceCountIs('AWS::CloudFormation::Stack', 0);
+    const [stage] = Object.values(bare.resourcesOfType('AWS::ApiGatewayV2::Stage'));
+    expect(stage?.Properties.RouteSettings).toBeUndefined();
+    expect(stage?.DependsOn).toBeUndefined();
+    expect(Object.keys(bare.resourcesOfType('AWS::ApiGatewayV2::Integration')).sort()).toEqual(Object.keys(integrations).sort());
   });
 });
 

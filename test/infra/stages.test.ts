@@ -1,4 +1,5 @@
 import { App } from 'aws-cdk-lib';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { stackName } from '../../infra/settings.js';
 import { CallTrackingStack } from '../../infra/stack.js';
@@ -62,6 +63,20 @@ describe('two stages in one account and region', () => {
     expect(app.synth().stacks.map((stack) => stack.stackName).sort()).toEqual(['CallTrackingService-prod', 'CallTrackingService-staging']);
   });
 
+  it('have nested stacks of routes of their own: template files named after their stage\'s stack', () => {
+    const assembly = app.synth();
+    const [prod, staging] = stages.map(({ stack }) => {
+      const files = Object.values(stack.api.routeStacks).map((nested) => nested.templateFile);
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) expect(file).toMatch(new RegExp(`^${stack.stackName.replace(/-/g, '')}`));
+      return files;
+    });
+    expect(prod!.filter((file) => staging!.includes(file))).toEqual([]);
+    // Each nested template is in the assembly, beside its parent's.
+    const written = new Set(readdirSync(assembly.directory));
+    for (const file of [...prod!, ...staging!]) expect(written.has(file), file).toBe(true);
+  });
+
   it('share no physical name', () => {
     const [prod, staging] = stages.map(({ template }) => physicalNames(template.toJSON().Resources as Record<string, CfnResource>));
     expect(prod!.length).toBeGreaterThan(0);
@@ -69,7 +84,7 @@ describe('two stages in one account and region', () => {
   });
 
   it('name nothing else: every *Name property is a known physical name or a reference', () => {
-    for (const { template } of stages) {
+    for (const template of stages.flatMap(({ template, routeStacks }) => [template, ...routeStacks.map((routeStack) => routeStack.template)])) {
       for (const resource of Object.values(template.toJSON().Resources as Record<string, CfnResource>)) {
         for (const key of Object.keys(resource.Properties ?? {}).filter((key) => key.endsWith('Name'))) {
           const known = PHYSICAL_NAMES[resource.Type] === key || NOT_PHYSICAL_NAMES.has(`${resource.Type} ${key}`);
