@@ -107,6 +107,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   'voice.whisper': voiceStep('Carrier webhook: the buyer answered (whisper)'),
   'voice.whisper_result': voiceStep("Carrier webhook: the buyer's key press after the whisper"),
   'voice.outbound_answer': voiceStep('Carrier webhook: the callee of an outbound call (a lead) answered'),
+  'voice.recording': voiceStep("Carrier webhook: a dial's recording is ready (call_recording_rules)"),
   'leads.buyerIsAvailable': {
     summary: "Would a buyer take this lead's call now",
     description:

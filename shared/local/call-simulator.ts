@@ -52,6 +52,8 @@ interface DialStep {
   whisper?: string;
   target: string;
   timeout: number;
+  /** Where the carrier reports the dial's recording, when the Dial asks for one. */
+  recordingCallback?: string;
 }
 
 function attribute(tag: string, name: string): string | undefined {
@@ -70,6 +72,7 @@ function parseDial(twiml: string): DialStep | undefined {
     statusCallback: attribute(leg[2]!, 'statusCallback'),
     whisper: attribute(leg[2]!, 'url'),
     target: leg[3]!.replace(/&amp;/g, '&'),
+    recordingCallback: attribute(dial[1]!, 'record') ? attribute(dial[1]!, 'recordingStatusCallback') : undefined,
   };
 }
 
@@ -121,6 +124,17 @@ async function playDials(post: Post, base: string, first: string, buyers: readon
       elapsed += behaviour.answerAfter + behaviour.talk;
       talked = true;
       twiml = await post(dial.action, { ...common, CallStatus: 'in-progress', DialCallStatus: 'completed', DialCallDuration: String(behaviour.talk) });
+      // A recorded dial: the carrier reports the recording once the leg is over (a local URL stands for it).
+      if (dial.recordingCallback) {
+        const recordingSid = `RE${randomBytes(16).toString('hex')}`;
+        await post(dial.recordingCallback, {
+          ...common,
+          RecordingSid: recordingSid,
+          RecordingUrl: `${new URL(base).origin}/local/recordings/${recordingSid}.wav`,
+          RecordingStatus: 'completed',
+          RecordingDuration: String(behaviour.talk),
+        });
+      }
     } else {
       elapsed += Math.min(behaviour.answerAfter, dial.timeout);
       twiml = await post(dial.action, { ...common, CallStatus: 'in-progress', DialCallStatus: 'no-answer', DialCallDuration: '0' });
