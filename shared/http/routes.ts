@@ -98,6 +98,8 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'GET', path: `${API}/contacts/suppression_list`, group: 'contacts', auth: 'basic', operation: 'contacts.suppressionList' },
   { method: 'GET', path: `${API}/buyers/{user_buyer_id}/by_user_buyer_id`, group: 'buyers', auth: 'basic', operation: 'buyers.showByUserBuyerId' },
   { method: 'GET', path: `${API}/phone_numbers/search`, group: 'numbers', auth: 'basic', operation: 'phone_numbers.search' },
+  // Dynamic number insertion: a ring pool number for a landing-page visitor (docs/call-configuration.md).
+  { method: 'POST', path: `${API}/ring_pools/{id}/visitor_number`, group: 'configuration', auth: 'basic', operation: 'ring_pools.visitorNumber' },
   { method: 'GET', path: `${API}/lead_retarget_logs`, group: 'schedules', auth: 'basic', operation: 'lead_retarget_logs.list' },
   // Calls. Literal segments beat `{id}` (live_calls, send_key_press); `{id}` is an id or a uuid.
   { method: 'GET', path: `${API}/calls`, group: 'calls', auth: 'basic', operation: 'calls.list' },
