@@ -25,6 +25,10 @@ export interface SimulatedCall {
   /** How the buyer of each dial attempt behaves (attempt 1 first); the last entry repeats. */
   buyers: BuyerBehaviour[];
   callSid?: string;
+  /** Headers of an incoming SIP call (name -> value), sent as the carrier does: `SipHeader_<name>` fields. */
+  sipHeaders?: Record<string, string>;
+  /** The carrier's FromState (the caller's state), when given. */
+  fromState?: string;
   /** Called for every step, for a live transcript. */
   onStep?: (step: SimulatorStep) => void;
 }
@@ -148,7 +152,8 @@ export async function simulateCall(options: SimulatedCall): Promise<SimulationRe
   const steps: SimulatorStep[] = [];
   const post = carrierPoster(options, steps);
   const common = { CallSid: callSid, AccountSid: 'ACsimulator', From: options.from, To: options.to, Direction: 'inbound' };
-  const first = await post('/api/v1/voice/twilio/incoming', { ...common, CallStatus: 'ringing' });
+  const sipFields = Object.fromEntries(Object.entries(options.sipHeaders ?? {}).map(([name, value]) => [`SipHeader_${name}`, value]));
+  const first = await post('/api/v1/voice/twilio/incoming', { ...common, CallStatus: 'ringing', ...sipFields, ...(options.fromState ? { FromState: options.fromState } : {}) });
   const { dialed, elapsed, talked, ids } = await playDials(post, options.baseUrl, first, options.buyers, common, callSid);
   await post('/api/v1/voice/twilio/status', { ...common, CallStatus: 'completed', CallDuration: String(elapsed) });
   const outcome = first.includes('<Reject') ? 'rejected' : dialed.length === 0 ? 'no_buyer' : talked ? 'completed' : 'no_answer';

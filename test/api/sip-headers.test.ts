@@ -4,7 +4,8 @@ import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { expect422 } from '../fixtures/envelope.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
-import { callFields, carrierPost, dialOf, idsOf, newCallSid, VOICE_BASE } from '../fixtures/voice.js';
+import { simulateCall } from '../../shared/local/call-simulator.js';
+import { callFields, carrierPost, dialOf, idsOf, newCallSid, VOICE_BASE, VOICE_TOKEN } from '../fixtures/voice.js';
 
 const gateway = useGateway();
 
@@ -83,6 +84,10 @@ describe('sip_header_parsers', () => {
     const { dial, call: stored } = await ring(company, fields);
     expect(dial?.target).toBe(buyer.number);
     expect(stored!.data).toMatchObject({ tier: 'gold', account: 'A-17' });
+    // The simulator sends headers as the carrier does.
+    const simulated = await simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from: '+13125550122', to: number.number, sipHeaders: { 'X-Customer': 'tier=gold' }, buyers: [{ answer: true, answerAfter: 1, talk: 10 }] });
+    expect(simulated.dialed).toEqual([buyer.number]);
+    expect((await getCall(company.id, simulated.callId!))!.data).toMatchObject({ tier: 'gold' });
     // Without the header the token is missing and the buyer's filter keeps the call away.
     expect((await ring(company, callFields(newCallSid(), 'sip:caller@trunk.example.com', number.number))).dial).toBeUndefined();
   });

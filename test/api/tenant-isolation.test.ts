@@ -416,6 +416,12 @@ const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>
     expectNothingOfA(reply, routeKey(route));
     expect(reply.text).not.toContain(A_CALLER.slice(2));
   },
+  'POST /api/v1/ring_pools/{id}/visitor_number': async () => {
+    // A's pool is unknown to B: 404, no number of A handed out.
+    const foreign = await as(b, 'POST', `/api/v1/ring_pools/${aOnlyRecord('ring_pools').id}/visitor_number`, { visitor: { utm_source: 'x' } });
+    expect(foreign.status, foreign.text).toBe(404);
+    expectNothingOfA(foreign, 'visitor_number of A');
+  },
   'GET /api/v1/buyers/{user_buyer_id}/by_user_buyer_id': async () => {
     const foreign = await as(b, 'GET', `/api/v1/buyers/${aOnlyRecord('buyers').user_buyer_id}/by_user_buyer_id`);
     expect(foreign.status, foreign.text).toBe(404);
