@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getCall } from '../../shared/calls/call-store.js';
+import { midDayTomorrow, pinClock, restoreClock } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { expect422 } from '../fixtures/envelope.js';
 import { call, useGateway } from '../fixtures/gateway.js';
@@ -89,6 +90,31 @@ describe('visitor_token_matchers and the visitor number of a ring pool', () => {
     expect(googleCall.dial?.target).toBe(buyer.number);
     expect(googleCall.call?.data).toMatchObject({ region: 'bay', source: 'google' });
     expect((await ring(company, '+13125550116', other.body.visitor_number.number)).dial).toBeUndefined();
+  });
+
+  it('give a held number again to the next visitor only when every number is held, and let a passed hold lend nothing', async () => {
+    const start = midDayTomorrow();
+    pinClock(start);
+    try {
+      const { company, buyer, offer } = await filteredOffer('visitor-recycle');
+      const pool = await createThrough(gateway, company, '/api/v1/ring_pools', { name: 'One-number pool', offer_id: offer.id });
+      const only = await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id, ring_pool_id: pool.id });
+      await createThrough(gateway, company, '/api/v1/visitor_token_matchers', { param_name: 'utm_source', match_type: 'regex', match_value: '^(google|bing)$', set_tokens: 'region:bay' });
+      await createThrough(gateway, company, '/api/v1/visitor_token_matchers', { param_name: 'utm_source', match_value: 'bing', set_tokens: 'engine:bing' });
+      const first = await post(company, `/api/v1/ring_pools/${pool.id}/visitor_number`, { visitor: { utm_source: 'google' }, hold_seconds: 600 });
+      expect(first.body.visitor_number).toMatchObject({ number: only.number, tokens: { region: 'bay' } });
+      // The only number is held: the newer visitor gets it, with their tokens.
+      const second = await post(company, `/api/v1/ring_pools/${pool.id}/visitor_number`, { visitor: { utm_source: 'bing' }, hold_seconds: 600 });
+      expect(second.body.visitor_number).toMatchObject({ number: only.number, tokens: { region: 'bay', engine: 'bing' } });
+      const during = await ring(company, '+13125550117', only.number);
+      expect(during.dial?.target).toBe(buyer.number);
+      expect(during.call?.data).toMatchObject({ region: 'bay', engine: 'bing' });
+      // Eleven minutes later the hold has passed: a call to the number inherits nothing.
+      pinClock(new Date(start.getTime() + 11 * 60_000));
+      expect((await ring(company, '+13125550118', only.number)).dial).toBeUndefined();
+    } finally {
+      restoreClock();
+    }
   });
 
   it("refuse another company's pool and bad visitor parameters", async () => {
