@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { booleanParam, idParam, presentString } from '../http/param-schemas.js';
+import { blankable, booleanParam, idParam, presentString } from '../http/param-schemas.js';
 import { patternProblem } from '../call-config/text-match.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
@@ -34,19 +34,13 @@ const tokenName = v.pipe(v.string('is not a string'), v.trim(), v.regex(/^[A-Za-
 
 /** An optional regex that runs in bounded time (shared/call-config/text-match.ts). */
 export const safePatternParam = v.optional(
-  v.nullable(
+  blankable(
     v.pipe(
-      v.unknown(),
-      v.transform((value) => (value === '' ? null : value)),
-      v.nullable(
-        v.pipe(
-          v.string('is not a string'),
-          v.rawCheck(({ dataset, addIssue }) => {
-            const problem = dataset.typed ? patternProblem(dataset.value) : undefined;
-            if (problem) addIssue({ message: problem });
-          }),
-        ),
-      ),
+      v.string('is not a string'),
+      v.rawCheck(({ dataset, addIssue }) => {
+        const problem = dataset.typed ? patternProblem(dataset.value) : undefined;
+        if (problem) addIssue({ message: problem });
+      }),
     ),
   ),
 );

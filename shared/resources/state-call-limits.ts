@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { booleanParam, idParam, integerParam } from '../http/param-schemas.js';
+import { blankable, booleanParam, idParam, integerParam } from '../http/param-schemas.js';
 import { US_STATE_CODES } from '../call-config/us-area-codes.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
@@ -11,7 +11,7 @@ import * as routing from './routing.js';
  * Enforced when a call starts (shared/call-config/state-limit-counters.ts); a call over a limit
  * ends blocked. The reference serves list, new, create and show only.
  */
-const limit = v.optional(v.nullable(v.pipe(v.unknown(), v.transform((value) => (value === '' ? null : value)), v.nullable(v.pipe(integerParam, v.minValue(0, 'must be greater than or equal to 0'), v.maxValue(1_000_000, 'must be less than or equal to 1000000'))))));
+const limit = v.optional(blankable(v.pipe(integerParam, v.minValue(0, 'must be greater than or equal to 0'), v.maxValue(1_000_000, 'must be less than or equal to 1000000'))));
 
 const stateParam = v.pipe(
   v.string('is not a string'),

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { getCall } from '../../shared/calls/call-store.js';
 import { simulateCall } from '../../shared/local/call-simulator.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
@@ -7,6 +7,14 @@ import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, idsOf, newCallSid, VOICE_BASE, VOICE_TOKEN } from '../fixtures/voice.js';
 import { xmlAttribute } from '../fixtures/voice.js';
+
+// What follows a stored recording (transcription) is another module's: here only whether it is told, and how often.
+const stored = vi.hoisted(() => ({ calls: [] as Array<[number, number, string]> }));
+vi.mock('../../shared/call-config/recording-effects.js', () => ({
+  recordingStored: async (companyId: number, callId: number, url: string) => {
+    stored.calls.push([companyId, callId, url]);
+  },
+}));
 
 const gateway = useGateway();
 
@@ -67,9 +75,10 @@ describe('call_recording_rules', () => {
     const callback = `${VOICE_BASE}/recording?company=${ids.companyId}&call=${ids.callId}&attempt=${ids.attempt}`;
     const fields = { CallSid: 'CAx', RecordingSid: 'RE1', RecordingUrl: 'https://recordings.example.com/RE1', RecordingStatus: 'completed' };
     for (let n = 0; n < 2; n++) expect((await carrierPost(gateway, callback, fields)).status).toBe(200);
-    const stored = (await getCall(company.id, ids.callId))!;
-    expect(stored).toMatchObject({ has_recording: true, recording_url: 'https://recordings.example.com/RE1' });
-    expect((stored.timeline as Array<{ type: string }>).filter((entry) => entry.type === 'recording')).toHaveLength(1);
+    const saved = (await getCall(company.id, ids.callId))!;
+    expect(saved).toMatchObject({ has_recording: true, recording_url: 'https://recordings.example.com/RE1' });
+    expect((saved.timeline as Array<{ type: string }>).filter((entry) => entry.type === 'recording')).toHaveLength(1);
+    expect(stored.calls.filter(([, callId]) => callId === ids.callId)).toEqual([[company.id, ids.callId, 'https://recordings.example.com/RE1']]);
     // No usable URL, or a call of nobody: a neutral answer, nothing changes.
     expect((await carrierPost(gateway, callback, { ...fields, RecordingUrl: 'javascript:alert(1)' })).status).toBe(200);
     expect((await carrierPost(gateway, `${VOICE_BASE}/recording?company=${ids.companyId}&call=999999&attempt=1`, fields)).status).toBe(200);
