@@ -1,5 +1,13 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { callRecordingRules } from '../../shared/resources/call-recording-rules.js';
 import { groupOperations } from '../../shared/resources/engine.js';
+import { sipHeaderParserGroups, sipHeaderParsers, sipHeaders } from '../../shared/resources/sip-headers.js';
+import { stateCallLimits } from '../../shared/resources/state-call-limits.js';
+import { tokenMatchers, visitorTokenMatchers } from '../../shared/resources/token-matchers.js';
+import { visitorNumber } from './visitor-number.js';
 
 /** The call engine's configuration resources (docs/call-configuration.md). */
-export const handler = createRouteGroupHandler('configuration', groupOperations('configuration', []));
+export const handler = createRouteGroupHandler('configuration', {
+  ...groupOperations('configuration', [sipHeaders, sipHeaderParserGroups, sipHeaderParsers, callRecordingRules, stateCallLimits, tokenMatchers, visitorTokenMatchers]),
+  'ring_pools.visitorNumber': visitorNumber,
+});

@@ -28,6 +28,7 @@ import { LEAD_STAT_FIELDS } from '../../shared/leads/lead-rollups.js';
 import { LOG_COLUMNS, logListSchema } from '../inbound/logs.js';
 import { setActiveSchema } from '../integrations/set-active.js';
 import { searchSchema } from '../numbers/search.js';
+import { visitorNumberSchema } from '../configuration/visitor-number.js';
 import { makeCallSchema } from '../schedules/make-call.js';
 import { deleteByTargetUrlSchema } from '../subscriptions/delete-by-target-url.js';
 import { webhookLogListSchema, webhookLogShowSchema } from '../subscriptions/webhook-logs.js';
@@ -107,6 +108,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   'voice.whisper': voiceStep('Carrier webhook: the buyer answered (whisper)'),
   'voice.whisper_result': voiceStep("Carrier webhook: the buyer's key press after the whisper"),
   'voice.outbound_answer': voiceStep('Carrier webhook: the callee of an outbound call (a lead) answered'),
+  'voice.recording': voiceStep("Carrier webhook: a dial's recording is ready (call_recording_rules)"),
   'leads.buyerIsAvailable': {
     summary: "Would a buyer take this lead's call now",
     description:
@@ -231,6 +233,14 @@ export const operationDocs: Record<string, OperationDoc> = {
     description: 'Numbers the carrier offers that no company of this deployment holds.',
     params: searchSchema,
     response: { list: 'phone_numbers', rows: { name: 'AvailableNumber', columns: ['number'] } },
+  },
+  'ring_pools.visitorNumber': {
+    summary: "A ring pool number for a landing-page visitor",
+    description: 'Dynamic number insertion: one of the pool\'s numbers, held `hold_seconds` (default 1800) with the tokens the visitor\'s parameters (`visitor`, e.g. utm_source) matched in visitor_token_matchers; a call to it meanwhile inherits them (docs/call-configuration.md).',
+    pathParams: { id: { description: "The ring pool's id." } },
+    params: visitorNumberSchema,
+    response: { record: 'visitor_number', rows: { name: 'VisitorNumber', columns: ['phone_number_id', 'number', 'ring_pool_id', 'tokens', 'held_until'] } },
+    errors: [404, 422],
   },
   'calls.list': {
     summary: 'List calls',

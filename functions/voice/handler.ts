@@ -1,5 +1,5 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
-import { callStatus, dialAction, dialStatus, incoming, outboundAnswer, whisper, whisperResult } from './twilio-operations.js';
+import { callStatus, dialAction, dialStatus, incoming, outboundAnswer, recording, whisper, whisperResult } from './twilio-operations.js';
 
 /** The voice carrier's webhooks: every call's state machine is driven from here. */
 export const handler = createRouteGroupHandler('voice', {
@@ -10,4 +10,5 @@ export const handler = createRouteGroupHandler('voice', {
   'voice.whisper': whisper,
   'voice.whisper_result': whisperResult,
   'voice.outbound_answer': outboundAnswer,
+  'voice.recording': recording,
 });

@@ -1,4 +1,7 @@
-import { buyerAnswered, dialResult, finishCall, outboundAnswered, startCall, UnknownCallError, type DialOutcome } from '../../shared/calls/call-flow.js';
+import { buyerAnswered, dialResult, finishCall, outboundAnswered, recordingReady, startCall, UnknownCallError, type DialOutcome } from '../../shared/calls/call-flow.js';
+import { recordingStored } from '../../shared/call-config/recording-effects.js';
+import { sipHeaderFields } from '../../shared/call-config/inbound-tokens.js';
+import { isHttpUrl } from '../../shared/http/param-schemas.js';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
 import type { ApiResponse, Operation, OperationRequest } from '../../shared/http/request.js';
 import { callbackIds, carrierCallId, secondsField, textField, type CallbackIds } from '../../shared/voice/callback-fields.js';
@@ -51,6 +54,7 @@ export const incoming: Operation = async (request) => {
     callerCity: textField(request.params, 'FromCity') || undefined,
     callerState: textField(request.params, 'FromState') || undefined,
     callerCountry: textField(request.params, 'FromCountry') || undefined,
+    sipHeaders: sipHeaderFields(request.params),
     at: request.now,
   });
   return xml(twimlFor(instruction, { base: voiceBase(request) }));
@@ -129,4 +133,22 @@ export const outboundAnswer: Operation = async (request) => {
     return twimlFor(next, { base: voiceBase(request) });
   }, HANGUP_TWIML);
   return xml(instruction);
+};
+
+/**
+ * `recording`: the recording of a dial a call_recording_rules entry asked for is ready. Stores
+ * `recording_url` and `has_recording` on the call (a retry changes nothing), then what follows a
+ * recording (transcription) runs. Anything that names no call, or no usable URL, is ignored.
+ */
+export const recording: Operation = async (request) => {
+  const ids = callbackIds(request.params);
+  const url = textField(request.params, 'RecordingUrl', 1000);
+  const status = textField(request.params, 'RecordingStatus');
+  if (!ids || !url || !isHttpUrl(url) || (status && status !== 'completed')) return xml(EMPTY_TWIML);
+  return xml(
+    await orNeutral(async () => {
+      if (await recordingReady(ids.companyId, ids.callId, url, request.now)) await recordingStored(ids.companyId, ids.callId, url, request.now);
+      return EMPTY_TWIML;
+    }, EMPTY_TWIML),
+  );
 };

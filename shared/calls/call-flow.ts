@@ -29,6 +29,9 @@ import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversi
 import { rollupChanges, type CallFigures } from './rollups.js';
 import { MAX_TALK_SECONDS, staleCallDuration, type LiveCallFacts } from './stale-calls.js';
 import { METRIC } from '../observability/metric-names.js';
+import { dialExtras, type DialExtras } from '../call-config/dial-extras.js';
+import { inboundTokens, readInboundConfig, stateLimitsOfCall } from '../call-config/inbound-config.js';
+import { releaseStateSlots, takeStateSlots } from '../call-config/state-limit-counters.js';
 import { countMetric } from '../observability/metrics.js';
 
 /**
@@ -51,6 +54,10 @@ export interface DialTarget {
   callerId: string | null;
   uuid: string;
   secureToken: string;
+  /** Configured SIP headers for a SIP buyer (sip_headers), beside the secure-token ones. */
+  sipHeaders?: DialExtras['sipHeaders'];
+  /** Record this dial (call_recording_rules): dual or mono channels; null/absent: no recording. */
+  record?: DialExtras['record'];
 }
 
 export type CallInstruction =
@@ -66,6 +73,8 @@ export interface IncomingCall {
   callerCity?: string;
   callerState?: string;
   callerCountry?: string;
+  /** Headers of an incoming SIP call, names lower-cased (shared/call-config/inbound-tokens.ts). */
+  sipHeaders?: Record<string, string>;
   at: Date;
 }
 
@@ -220,7 +229,10 @@ async function instructionFor(companyId: number, call: Call): Promise<CallInstru
   const attempt = currentAttempt(call);
   if (call.in_progress && attempt?.status === 'ringing') {
     const buyer = await getRecord(companyId, 'buyers', attempt.buyer_id);
-    if (buyer) return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: dialTarget(buyer, call, await displayCallerId(companyId, buyer, call)) };
+    if (buyer) {
+      const [callerId, extras] = await Promise.all([displayCallerId(companyId, buyer, call), dialExtras(companyId, buyer, call)]);
+      return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: { ...dialTarget(buyer, call, callerId), ...extras } };
+    }
   }
   return { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
 }
@@ -282,15 +294,17 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   const companyId = number.company_id;
   const at = incoming.at;
   const caller = normalizeCallerNumber(incoming.from) ?? null;
-  const [reservation, offer, trafficSource, blacklisted, offerLead] = await Promise.all([
+  const [reservation, offer, trafficSource, blacklisted, offerLead, inbound] = await Promise.all([
     caller ? findReservation(companyId, number.number, caller, at) : Promise.resolve(undefined),
     number.offer_id !== null ? getRecord(companyId, 'offers', number.offer_id) : Promise.resolve(undefined),
     number.traffic_source_id !== null ? getRecord(companyId, 'traffic_sources', number.traffic_source_id) : Promise.resolve(undefined),
     caller ? isBlacklisted(companyId, caller) : Promise.resolve(false),
     offerLeadOfCaller(companyId, caller, number.offer_id),
+    readInboundConfig(companyId, number, incoming.sipHeaders, at),
   ]);
-  // The caller's offer lead lends the call its tokens before routing (docs/leads.md).
-  const tokens = callTokens(offerLead, reservation?.tokens);
+  // The caller's offer lead lends the call its tokens before routing (docs/leads.md); then the
+  // call configuration's (visitor, SIP header and matcher tokens, docs/call-configuration.md).
+  const tokens = inboundTokens(callTokens(offerLead, reservation?.tokens), inbound, { called: number.number, caller, offerId: number.offer_id });
   const leadId = reservation?.lead_id ?? offerLead?.id ?? null;
   const id = timeSortableId(at.getTime());
   const call: Call = {
@@ -327,12 +341,21 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   timeline(call, at, 'incoming', { from: caller, to: number.number, reservation: reservation ? reservation.ping_id : null });
 
   let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  const stateLimits = blacklisted ? { limits: [] } : stateLimitsOfCall(inbound, { carrierState: incoming.callerState, caller, tokens, offerId: number.offer_id });
+  const stateSlots = stateLimits.limits.length ? await takeStateSlots(companyId, stateLimits.limits, at) : undefined;
   if (blacklisted) {
     call.status = 'blocked';
     call.in_progress = false;
     call.ended_at = at.toISOString();
     timeline(call, at, 'blocked', { reason: 'caller is blacklisted' });
+  } else if (stateSlots && !stateSlots.ok) {
+    call.status = 'blocked';
+    call.in_progress = false;
+    call.ended_at = at.toISOString();
+    timeline(call, at, 'state_limited', { state: stateLimits.state, state_call_limit_id: stateSlots.limit.id, limit: stateSlots.exceeded, value: stateSlots.limit[stateSlots.exceeded] });
   } else {
+    // The live slots this call holds, given back once when it ends (finishCall).
+    if (stateSlots?.ok && stateSlots.held.length) call.state_limit_holds = stateSlots.held;
     const buyerIds = reservation?.buyer_ids.length ? new Set(reservation.buyer_ids) : offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
     claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
   }
@@ -342,6 +365,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   if (!(await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, eventWrites))) {
     // A retry of this webhook got there first: give back our claim and answer as it did.
     if (claimed?.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
+    if (stateSlots?.ok) await releaseStateSlots(companyId, stateSlots.held);
     const winner = await findCallByCarrierId(incoming.carrier, incoming.carrierCallId);
     return winner ? instructionFor(winner.companyId, winner.call as Call) : { kind: 'reject', reason: 'duplicate' };
   }
@@ -512,8 +536,12 @@ export async function finishCall(companyId: number, callId: number, ending: Call
   const at = ending.at;
   let held: number | undefined;
   let paidRule: number | undefined;
+  let stateHolds: number[] = [];
   const { call, saved } = await transition(companyId, callId, async (call) => {
     if (call.rolled_up) return { result: undefined, save: false };
+    // State call limit slots (docs/call-configuration.md): released with the save that ends the call.
+    stateHolds = Array.isArray(call.state_limit_holds) ? (call.state_limit_holds as number[]) : [];
+    call.state_limit_holds = [];
     const attempt = currentAttempt(call);
     held = attempt && !attempt.released ? attempt.buyer_id : undefined;
     if (attempt && !attempt.released) {
@@ -560,6 +588,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     return { result: undefined, save: true, alongside: rollupWrites(companyId, undefined, figures(call)), events: ['call_ended'] };
   }, at);
   if (!saved) return false;
+  if (stateHolds.length) await releaseStateSlots(companyId, stateHolds);
   if (held !== undefined) {
     const buyer = await getRecord(companyId, 'buyers', held);
     if (buyer) await releaseConcurrency(companyId, held, buyerTimeZone(buyer), at);
@@ -766,4 +795,19 @@ export async function outboundAnswered(companyId: number, callId: number, at: Da
     if (onDial.result) await applyBuyerConversion(companyId, onDial.call, buyer.record, at);
   }
   return instructionFor(companyId, call);
+}
+
+/**
+ * The carrier's recording callback: stores `recording_url` and `has_recording` on the call
+ * (once; a retried callback with the same URL changes nothing). True when this saved it.
+ */
+export async function recordingReady(companyId: number, callId: number, recordingUrl: string, at: Date): Promise<boolean> {
+  const { saved } = await transition(companyId, callId, async (call) => {
+    if (call.recording_url === recordingUrl) return { result: undefined, save: false };
+    call.recording_url = recordingUrl;
+    call.has_recording = true;
+    timeline(call, at, 'recording', { recording_url: recordingUrl });
+    return { result: undefined, save: true, events: ['call_changed'] };
+  }, at);
+  return saved;
 }

@@ -51,6 +51,19 @@ export const keys = {
     sk: `${number}#${caller}`,
   }),
 
+  /**
+   * Counters of a state call limit (shared/call-config/state-limit-counters.ts): `live` counts its
+   * calls in progress, `day#<YYYY-MM-DD>` its calls of a UTC day (expires by TTL).
+   */
+  stateLimitCounter: (companyId: number, limitId: number, period: string): Key => ({ pk: `${companyPrefix(companyId)}#state_limit_counters`, sk: `${padId(limitId)}#${period}` }),
+
+  /**
+   * A ring pool number given to a landing-page visitor (dynamic number insertion): the tokens
+   * their matched visitor_token_matchers set, held until `held_until`; one item per number, so
+   * the call's number lookup reads it with one GetItem.
+   */
+  visitorNumberHold: (companyId: number, number: string): Key => ({ pk: `${companyPrefix(companyId)}#visitor_numbers`, sk: number }),
+
   /** Index keys of a call: gsi1 lists live calls (sparse: only while in progress), gsi2 a caller's calls. */
   liveCalls: (companyId: number): string => `${companyPrefix(companyId)}#live_calls`,
   callsOfCaller: (companyId: number, caller: string): string => `${companyPrefix(companyId)}#calls_of#${caller}`,

@@ -84,7 +84,7 @@ const behaviourRoutes: RouteDefinition[] = [
     { method: 'OPTIONS', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'none', operation: 'inbound_webhooks.preflight' },
   ]),
   // The voice carrier's webhooks (Twilio-compatible), authorised by its request signature.
-  ...(['incoming', 'dial_action', 'dial_status', 'status', 'whisper', 'whisper_result', 'outbound_answer'] as const).map(
+  ...(['incoming', 'dial_action', 'dial_status', 'status', 'whisper', 'whisper_result', 'outbound_answer', 'recording'] as const).map(
     (step): RouteDefinition => ({ method: 'POST', path: `${API}/voice/twilio/${step}`, group: 'voice', auth: 'carrier', operation: `voice.${step}` }),
   ),
   // Leads and schedules: outbound dialing (docs/leads.md, "Outbound dialing").
@@ -98,6 +98,8 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'GET', path: `${API}/contacts/suppression_list`, group: 'contacts', auth: 'basic', operation: 'contacts.suppressionList' },
   { method: 'GET', path: `${API}/buyers/{user_buyer_id}/by_user_buyer_id`, group: 'buyers', auth: 'basic', operation: 'buyers.showByUserBuyerId' },
   { method: 'GET', path: `${API}/phone_numbers/search`, group: 'numbers', auth: 'basic', operation: 'phone_numbers.search' },
+  // Dynamic number insertion: a ring pool number for a landing-page visitor (docs/call-configuration.md).
+  { method: 'POST', path: `${API}/ring_pools/{id}/visitor_number`, group: 'configuration', auth: 'basic', operation: 'ring_pools.visitorNumber' },
   { method: 'GET', path: `${API}/lead_retarget_logs`, group: 'schedules', auth: 'basic', operation: 'lead_retarget_logs.list' },
   // Calls. Literal segments beat `{id}` (live_calls, send_key_press); `{id}` is an id or a uuid.
   { method: 'GET', path: `${API}/calls`, group: 'calls', auth: 'basic', operation: 'calls.list' },

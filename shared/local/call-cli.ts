@@ -22,6 +22,8 @@ const { values } = parseArgs({
     'no-answer': { type: 'boolean', default: false },
     'no-answer-first': { type: 'string', default: '0' },
     keys: { type: 'string' },
+    'sip-header': { type: 'string', multiple: true },
+    'from-state': { type: 'string' },
     url: { type: 'string' },
     placed: { type: 'boolean', default: false },
     sid: { type: 'string' },
@@ -32,7 +34,7 @@ const { values } = parseArgs({
 
 const placedArg = values.placed ? (values.sid ?? 'latest') : undefined;
 if (values.help || (!placedArg && (!values.from || !values.to))) {
-  console.error('usage: npm run call -- --from <caller> --to <tracking number> [--answer-after s] [--talk s] [--no-answer] [--no-answer-first n] [--keys 1]');
+  console.error('usage: npm run call -- --from <caller> --to <tracking number> [--answer-after s] [--talk s] [--no-answer] [--no-answer-first n] [--keys 1] [--sip-header X-Name=value] [--from-state CA]');
   console.error('       npm run call -- --placed [--sid <carrier call id>] [--lead-no-answer] [--answer-after s] [--talk s] [--no-answer] [--no-answer-first n]');
   process.exit(values.help ? 0 : 2);
 }
@@ -74,6 +76,8 @@ if (placedArg) {
   process.exit(0);
 }
 
-const result = await simulateCall({ baseUrl, authToken, from: values.from!, to: values.to!, buyers, onStep });
+// `--sip-header X-Customer=tier=gold` (repeatable): headers of an incoming SIP call.
+const sipHeaders = Object.fromEntries((values['sip-header'] ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+const result = await simulateCall({ baseUrl, authToken, from: values.from!, to: values.to!, buyers, onStep, sipHeaders, fromState: values['from-state'] });
 console.log(`\n${result.outcome}; dialed ${result.dialed.join(', ') || 'nobody'}; call id ${result.callId ?? '-'}`);
 if (result.callId) console.log(`See it: curl -s -u "$KEYS" http://127.0.0.1:${process.env.PORT ?? 3000}/api/v1/calls/${result.callId}`);

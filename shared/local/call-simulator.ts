@@ -25,6 +25,10 @@ export interface SimulatedCall {
   /** How the buyer of each dial attempt behaves (attempt 1 first); the last entry repeats. */
   buyers: BuyerBehaviour[];
   callSid?: string;
+  /** Headers of an incoming SIP call (name -> value), sent as the carrier does: `SipHeader_<name>` fields. */
+  sipHeaders?: Record<string, string>;
+  /** The carrier's FromState (the caller's state), when given. */
+  fromState?: string;
   /** Called for every step, for a live transcript. */
   onStep?: (step: SimulatorStep) => void;
 }
@@ -52,6 +56,8 @@ interface DialStep {
   whisper?: string;
   target: string;
   timeout: number;
+  /** Where the carrier reports the dial's recording, when the Dial asks for one. */
+  recordingCallback?: string;
 }
 
 function attribute(tag: string, name: string): string | undefined {
@@ -70,6 +76,7 @@ function parseDial(twiml: string): DialStep | undefined {
     statusCallback: attribute(leg[2]!, 'statusCallback'),
     whisper: attribute(leg[2]!, 'url'),
     target: leg[3]!.replace(/&amp;/g, '&'),
+    recordingCallback: attribute(dial[1]!, 'record') ? attribute(dial[1]!, 'recordingStatusCallback') : undefined,
   };
 }
 
@@ -121,6 +128,17 @@ async function playDials(post: Post, base: string, first: string, buyers: readon
       elapsed += behaviour.answerAfter + behaviour.talk;
       talked = true;
       twiml = await post(dial.action, { ...common, CallStatus: 'in-progress', DialCallStatus: 'completed', DialCallDuration: String(behaviour.talk) });
+      // A recorded dial: the carrier reports the recording once the leg is over (a local URL stands for it).
+      if (dial.recordingCallback) {
+        const recordingSid = `RE${randomBytes(16).toString('hex')}`;
+        await post(dial.recordingCallback, {
+          ...common,
+          RecordingSid: recordingSid,
+          RecordingUrl: `${new URL(base).origin}/local/recordings/${recordingSid}.wav`,
+          RecordingStatus: 'completed',
+          RecordingDuration: String(behaviour.talk),
+        });
+      }
     } else {
       elapsed += Math.min(behaviour.answerAfter, dial.timeout);
       twiml = await post(dial.action, { ...common, CallStatus: 'in-progress', DialCallStatus: 'no-answer', DialCallDuration: '0' });
@@ -134,7 +152,8 @@ export async function simulateCall(options: SimulatedCall): Promise<SimulationRe
   const steps: SimulatorStep[] = [];
   const post = carrierPoster(options, steps);
   const common = { CallSid: callSid, AccountSid: 'ACsimulator', From: options.from, To: options.to, Direction: 'inbound' };
-  const first = await post('/api/v1/voice/twilio/incoming', { ...common, CallStatus: 'ringing' });
+  const sipFields = Object.fromEntries(Object.entries(options.sipHeaders ?? {}).map(([name, value]) => [`SipHeader_${name}`, value]));
+  const first = await post('/api/v1/voice/twilio/incoming', { ...common, CallStatus: 'ringing', ...sipFields, ...(options.fromState ? { FromState: options.fromState } : {}) });
   const { dialed, elapsed, talked, ids } = await playDials(post, options.baseUrl, first, options.buyers, common, callSid);
   await post('/api/v1/voice/twilio/status', { ...common, CallStatus: 'completed', CallDuration: String(elapsed) });
   const outcome = first.includes('<Reject') ? 'rejected' : dialed.length === 0 ? 'no_buyer' : talked ? 'completed' : 'no_answer';

@@ -16,6 +16,10 @@ import { scheduledCallbacks } from './scheduled-callbacks.js';
 import { schedules } from './schedules.js';
 import { subscriptions } from './subscriptions.js';
 import { webhookManualFires } from './webhook-manual-fires.js';
+import { sipHeaderParserGroups, sipHeaderParsers, sipHeaders } from './sip-headers.js';
+import { callRecordingRules } from './call-recording-rules.js';
+import { stateCallLimits } from './state-call-limits.js';
+import { tokenMatchers, visitorTokenMatchers } from './token-matchers.js';
 
 /**
  * The resource registry: every resource's full definition, for what documents or checks them all
@@ -46,6 +50,13 @@ export const resources: readonly ResourceDefinition[] = [
   scheduleDistributions,
   scheduledCallbacks,
   leadRetargets,
+  sipHeaders,
+  sipHeaderParserGroups,
+  sipHeaderParsers,
+  callRecordingRules,
+  stateCallLimits,
+  tokenMatchers,
+  visitorTokenMatchers,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

@@ -47,6 +47,13 @@ export const scheduleTriggers = routing({ name: 'schedule_triggers', group: 'sch
 export const scheduleDistributions = routing({ name: 'schedule_distributions', group: 'schedules', operations: ALL_OPERATIONS });
 export const scheduledCallbacks = routing({ name: 'scheduled_callbacks', group: 'schedules', operations: ALL_OPERATIONS });
 export const leadRetargets = routing({ name: 'lead_retargets', group: 'schedules', operations: ALL_OPERATIONS });
+export const sipHeaders = routing({ name: 'sip_headers', group: 'configuration', operations: ALL_OPERATIONS });
+export const sipHeaderParserGroups = routing({ name: 'sip_header_parser_groups', group: 'configuration', operations: ALL_OPERATIONS });
+export const sipHeaderParsers = routing({ name: 'sip_header_parsers', group: 'configuration', operations: ALL_OPERATIONS });
+export const callRecordingRules = routing({ name: 'call_recording_rules', group: 'configuration', operations: ALL_OPERATIONS });
+export const stateCallLimits = routing({ name: 'state_call_limits', group: 'configuration', operations: ['list', 'new', 'create', 'show'] });
+export const tokenMatchers = routing({ name: 'token_matchers', group: 'configuration', operations: ALL_OPERATIONS });
+export const visitorTokenMatchers = routing({ name: 'visitor_token_matchers', group: 'configuration', operations: ALL_OPERATIONS });
 
 /** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
 export const resourceRoutings: readonly ResourceRouting[] = [
@@ -72,4 +79,11 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   scheduleDistributions,
   scheduledCallbacks,
   leadRetargets,
+  sipHeaders,
+  sipHeaderParserGroups,
+  sipHeaderParsers,
+  callRecordingRules,
+  stateCallLimits,
+  tokenMatchers,
+  visitorTokenMatchers,
 ];

@@ -27,6 +27,11 @@ function query(params: Record<string, string | number>): string {
   return new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)])).toString();
 }
 
+/** Configured SIP headers as URI parameters (names are validated; reserved secure-token names are refused at write). */
+function sipHeaderParams(headers: readonly { name: string; value: string }[] | undefined): Record<string, string> {
+  return Object.fromEntries((headers ?? []).map((header) => [header.name, header.value]));
+}
+
 export function twimlFor(instruction: CallInstruction, urls: VoiceUrls): string {
   const head = HEAD;
   switch (instruction.kind) {
@@ -47,6 +52,15 @@ export function twimlFor(instruction: CallInstruction, urls: VoiceUrls): string 
         `timeLimit="${MAX_TALK_SECONDS}"`,
         'answerOnBridge="true"',
         ...(target.callerId ? [`callerId="${escapeXml(target.callerId)}"`] : []),
+        // A matching call_recording_rules entry records from the buyer's answer (docs/call-configuration.md).
+        ...(target.record
+          ? [
+              `record="${target.record === 'mono' ? 'record-from-answer' : 'record-from-answer-dual'}"`,
+              `recordingStatusCallback="${escapeXml(`${urls.base}/recording?${query(ids)}`)}"`,
+              'recordingStatusCallbackMethod="POST"',
+              'recordingStatusCallbackEvent="completed"',
+            ]
+          : []),
       ].join(' ');
       const legAttributes = [
         `statusCallback="${escapeXml(answered)}"`,
@@ -57,7 +71,7 @@ export function twimlFor(instruction: CallInstruction, urls: VoiceUrls): string 
       ].join(' ');
       // SIP buyers get the call's secure token and uuid as headers, for the secure endpoints.
       const leg = target.number.toLowerCase().startsWith('sip:')
-        ? `<Sip ${legAttributes}>${escapeXml(`${target.number}${target.number.includes('?') ? '&' : '?'}${query({ 'X-svc_secure_token': target.secureToken, 'X-svc_uuid': target.uuid })}`)}</Sip>`
+        ? `<Sip ${legAttributes}>${escapeXml(`${target.number}${target.number.includes('?') ? '&' : '?'}${query({ 'X-svc_secure_token': target.secureToken, 'X-svc_uuid': target.uuid, ...sipHeaderParams(target.sipHeaders) })}`)}</Sip>`
         : `<Number ${legAttributes}>${escapeXml(target.number)}</Number>`;
       return `${head}<Response><Dial ${attributes}>${leg}</Dial></Response>`;
     }

@@ -86,6 +86,13 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   leads: () => ({}),
   scheduled_callbacks: (w, index) => ({ lead_id: w.made.leads![Math.min(index, w.made.leads!.length - 1)]!.id, callback_in_seconds: 3600, notes: `${w.mark} callback` }),
   lead_retargets: (w) => ({ name: `${w.mark} retarget`, source_schedule_id: w.made.schedules![0]!.id, target_schedule_id: w.made.retarget_targets![0]!.id }),
+  sip_headers: (w) => ({ name: 'X-Mark', value: `${w.mark}-{{caller_number}}`, buyer_id: w.made.buyers![0]!.id, offer_id: w.made.offers![0]!.id }),
+  sip_header_parser_groups: (w) => ({ name: `${w.mark} parsers`, offer_id: w.made.offers![0]!.id, phone_number_id: w.made.phone_numbers![0]!.id }),
+  sip_header_parsers: (w) => ({ name: `${w.mark} parser`, sip_header_parser_group_id: w.made.sip_header_parser_groups![0]!.id, header_name: 'X-Campaign', token_name: 'campaign' }),
+  call_recording_rules: (w) => ({ name: `${w.mark} recording`, offer_id: w.made.offers![0]!.id, buyer_id: w.made.buyers![0]!.id, traffic_source_id: w.made.traffic_sources![0]!.id }),
+  state_call_limits: (w) => ({ name: `${w.mark} limit`, state: 'CA', offer_id: w.made.offers![0]!.id, concurrent_limit: 3 }),
+  token_matchers: (w) => ({ name: `${w.mark} matcher`, match_field: 'caller_number', match_type: 'prefix', match_value: '+1415', set_tokens: 'region:bay', offer_id: w.made.offers![0]!.id }),
+  visitor_token_matchers: (w) => ({ name: `${w.mark} visitor`, param_name: 'utm_source', match_value: 'google', set_tokens: 'source:google', ring_pool_id: w.made.ring_pools![0]!.id }),
 };
 
 /** Schedule leads (entered through the lead store) and a second schedule to retarget them into. */
@@ -408,6 +415,12 @@ const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>
     expect(reply.status, reply.text).toBe(200);
     expectNothingOfA(reply, routeKey(route));
     expect(reply.text).not.toContain(A_CALLER.slice(2));
+  },
+  'POST /api/v1/ring_pools/{id}/visitor_number': async () => {
+    // A's pool is unknown to B: 404, no number of A handed out.
+    const foreign = await as(b, 'POST', `/api/v1/ring_pools/${aOnlyRecord('ring_pools').id}/visitor_number`, { visitor: { utm_source: 'x' } });
+    expect(foreign.status, foreign.text).toBe(404);
+    expectNothingOfA(foreign, 'visitor_number of A');
   },
   'GET /api/v1/buyers/{user_buyer_id}/by_user_buyer_id': async () => {
     const foreign = await as(b, 'GET', `/api/v1/buyers/${aOnlyRecord('buyers').user_buyer_id}/by_user_buyer_id`);

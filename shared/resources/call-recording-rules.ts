@@ -1,0 +1,38 @@
+import * as v from 'valibot';
+import { booleanParam, idParam, oneOf } from '../http/param-schemas.js';
+import { defineResource } from './define.js';
+import { optionalId, optionalText, tokenFilterListParam } from './field-schemas.js';
+import * as routing from './routing.js';
+
+/**
+ * Call recording rules (docs/call-configuration.md): a dial is recorded when an enabled rule
+ * matches it — its offer, buyer and traffic source (each blank = any) and its token filter
+ * (shared/routing/token-filters.ts) over the call's data. `recording_channels` says how: `dual`
+ * (caller and buyer on separate channels) or `mono`, both from the buyer's answer.
+ */
+export const RECORDING_CHANNELS = ['dual', 'mono'] as const;
+
+const fields = {
+  name: optionalText,
+  enabled: v.optional(booleanParam),
+  offer_id: optionalId,
+  buyer_id: optionalId,
+  traffic_source_id: optionalId,
+  record_token_filter_list: v.optional(tokenFilterListParam),
+  recording_channels: v.optional(oneOf(RECORDING_CHANNELS)),
+};
+
+export const callRecordingRules = defineResource({
+  ...routing.callRecordingRules,
+  root: 'call_recording_rule',
+  plural: 'call_recording_rules',
+  type: 'CallRecordingRule',
+  createSchema: v.object(fields),
+  updateSchema: v.object(fields),
+  defaults: { name: null, enabled: true, offer_id: null, buyer_id: null, traffic_source_id: null, record_token_filter_list: null, recording_channels: 'dual' },
+  columns: ['company_id', 'name', 'enabled', 'offer_id', 'buyer_id', 'traffic_source_id', 'record_token_filter_list', 'recording_channels'],
+  filters: { offer_id: { schema: idParam }, buyer_id: { schema: idParam }, traffic_source_id: { schema: idParam } },
+  order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
+  fulltextFields: ['name'],
+  foreignKeys: { offer_id: { resource: 'offers' }, buyer_id: { resource: 'buyers' }, traffic_source_id: { resource: 'traffic_sources' } },
+});
