@@ -47,6 +47,12 @@ export const scheduleTriggers = routing({ name: 'schedule_triggers', group: 'sch
 export const scheduleDistributions = routing({ name: 'schedule_distributions', group: 'schedules', operations: ALL_OPERATIONS });
 export const scheduledCallbacks = routing({ name: 'scheduled_callbacks', group: 'schedules', operations: ALL_OPERATIONS });
 export const leadRetargets = routing({ name: 'lead_retargets', group: 'schedules', operations: ALL_OPERATIONS });
+export const callRouters = routing({ name: 'call_routers', group: 'configuration', operations: ALL_OPERATIONS });
+export const callRouterAnswerGroups = routing({ name: 'call_router_answer_groups', group: 'configuration', operations: ALL_OPERATIONS });
+export const callRouterAnswers = routing({ name: 'call_router_answers', group: 'configuration', operations: ALL_OPERATIONS });
+export const callControlActions = routing({ name: 'call_control_actions', group: 'configuration', operations: ALL_OPERATIONS });
+export const keyPressFlows = routing({ name: 'key_press_flows', group: 'configuration', operations: ALL_OPERATIONS });
+export const keyPressFlowGroups = routing({ name: 'key_press_flow_groups', group: 'configuration', operations: ALL_OPERATIONS });
 
 /** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
 export const resourceRoutings: readonly ResourceRouting[] = [
@@ -72,4 +78,10 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   scheduleDistributions,
   scheduledCallbacks,
   leadRetargets,
+  callRouters,
+  callRouterAnswerGroups,
+  callRouterAnswers,
+  callControlActions,
+  keyPressFlows,
+  keyPressFlowGroups,
 ];

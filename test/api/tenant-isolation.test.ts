@@ -86,6 +86,12 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   leads: () => ({}),
   scheduled_callbacks: (w, index) => ({ lead_id: w.made.leads![Math.min(index, w.made.leads!.length - 1)]!.id, callback_in_seconds: 3600, notes: `${w.mark} callback` }),
   lead_retargets: (w) => ({ name: `${w.mark} retarget`, source_schedule_id: w.made.schedules![0]!.id, target_schedule_id: w.made.retarget_targets![0]!.id }),
+  call_routers: (w) => ({ name: `${w.mark} router`, prompt_text: 'Press 1 for sales' }),
+  call_router_answers: (w) => ({ name: `${w.mark} answer`, digits: '1', destination_type: 'offer', offer_id: w.made.offers![0]!.id, token_values: { menu: w.mark } }),
+  call_router_answer_groups: (w) => ({ name: `${w.mark} answers`, call_router_answer_ids: [w.made.call_router_answers![0]!.id] }),
+  call_control_actions: (w) => ({ name: `${w.mark} transfer`, action_type: 'transfer', transfer_buyer_id: w.made.buyers![0]!.id }),
+  key_press_flows: (w) => ({ name: `${w.mark} flow`, digits: '9', call_control_action_id: w.made.call_control_actions![0]!.id }),
+  key_press_flow_groups: (w) => ({ name: `${w.mark} flows`, key_press_flow_ids: [w.made.key_press_flows![0]!.id] }),
 };
 
 /** Schedule leads (entered through the lead store) and a second schedule to retarget them into. */
