@@ -1,4 +1,5 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { keyPress, routerAnswer } from './call-config-operations.js';
 import { callStatus, dialAction, dialStatus, incoming, outboundAnswer, whisper, whisperResult } from './twilio-operations.js';
 
 /** The voice carrier's webhooks: every call's state machine is driven from here. */
@@ -10,4 +11,6 @@ export const handler = createRouteGroupHandler('voice', {
   'voice.whisper': whisper,
   'voice.whisper_result': whisperResult,
   'voice.outbound_answer': outboundAnswer,
+  'voice.router_answer': routerAnswer,
+  'voice.key_press': keyPress,
 });
