@@ -6,9 +6,12 @@ import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { expect404, expect422, recordOf } from '../fixtures/envelope.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
+import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 import { callFields, carrierPost, eventsOfCall, newCallSid, VOICE_BASE, VOICE_TOKEN, xmlAttribute } from '../fixtures/voice.js';
 
 const gateway = useGateway();
+// Buyer counters and rollups are per hour and day: pinned, so the file passes at any hour.
+usePinnedClockForAll(midDayTomorrow);
 
 const send = (company: TestCompany, method: string, path: string, json?: Record<string, unknown>) => call(gateway, { method, path, authorization: company.authorization, json });
 
