@@ -198,6 +198,22 @@ describe('an IVR menu on a call', () => {
     expect(recordOf(await send(w.company, 'GET', `/api/v1/buyers/${w.buyerB.id}`), 'buyer').concurrency_cap_used).toBe(1);
   });
 
+  it('routes an answer to a buyer group\u2019s buyers, and a hangup answer ends the call', async () => {
+    const w = await world();
+    const group = await createThrough(gateway, w.company, '/api/v1/buyer_groups/0', { name: 'Support team', buyer_ids: [w.buyerB.id] });
+    const toGroup = await createThrough(gateway, w.company, '/api/v1/call_router_answers', { digits: '4', destination_type: 'buyer_group', buyer_group_id: group.id, token_values: { plan: 'gold' } });
+    const bye = await createThrough(gateway, w.company, '/api/v1/call_router_answers', { digits: '0', destination_type: 'hangup', token_values: { opted_out: true } });
+    await createThrough(gateway, w.company, '/api/v1/call_routers', { name: 'Main', prompt_text: 'Press 4 for the team, 0 to leave.', offer_id: w.offerA.id, call_router_answer_ids: [toGroup.id, bye.id] });
+    const toTeam = await simulate(w.number.number, ['4']);
+    expect(toTeam.dialed).toEqual([w.buyerB.number]);
+    expect(await getCall(w.company.id, toTeam.callId!)).toMatchObject({ offer_id: w.offerA.id, buyer_id: w.buyerB.id, data: { plan: 'gold' } });
+    const leaving = await simulate(w.number.number, ['0']);
+    expect(leaving.dialed).toEqual([]);
+    expect(leaving.steps[1]!.response).toContain('<Hangup/>');
+    const callId = Number(new URL(leaving.steps[1]!.request).searchParams.get('call'));
+    expect(await getCall(w.company.id, callId)).toMatchObject({ status: 'canceled', in_progress: false, data: { opted_out: true } });
+  });
+
   it('answers a router_answer naming another company\u2019s call or garbage with a hang-up', async () => {
     const w = await world();
     const stranger = await createTestCompany('ivr-stranger');

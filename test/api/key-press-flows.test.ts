@@ -125,6 +125,18 @@ describe('keys pressed during a call', () => {
     expect(recorder().hungUp).toContain(live.sid);
   });
 
+  it('lets the buyer\u2019s flows win over the offer\u2019s for the same keys', async () => {
+    const w = await world();
+    await bind(w, '7', { action_type: 'set_tokens', token_values: { by: 'offer' } });
+    const buyerAction = await createThrough(gateway, w.company, '/api/v1/call_control_actions', { action_type: 'set_tokens', token_values: { by: 'buyer' } });
+    const buyerFlow = await createThrough(gateway, w.company, '/api/v1/key_press_flows', { digits: '7', call_control_action_id: buyerAction.id });
+    await createThrough(gateway, w.company, '/api/v1/key_press_flow_groups', { name: 'Buyer keys', buyer_id: w.buyer.id, key_press_flow_ids: [buyerFlow.id] });
+    const live = await liveCall(w.number);
+    await press(live, '7');
+    expect((await getCall(w.company.id, live.callId))!.data).toMatchObject({ by: 'buyer' });
+    expect(await lastKeyPress(w.company.id, live.callId)).toMatchObject({ key_press_flow_id: buyerFlow.id });
+  });
+
   it('sends send_key_press digits to the carrier for a live call, records only for an ended one', async () => {
     const w = await world();
     const live = await liveCall(w.number);
