@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { matchKeyPressFlow } from '../../shared/call-config/key-presses.js';
-import { decideMenu, matchAnswer } from '../../shared/call-config/router-matching.js';
+import { decideMenu, matchAnswer, type MenuAnswer } from '../../shared/call-config/router-matching.js';
 import { transferTwiml, twimlFor } from '../../shared/voice/twiml.js';
 
-const answers = [
+const answers: MenuAnswer[] = [
   { id: 1, digits: '1', speech_keywords: ['sales', 'buy something'] },
   { id: 2, digits: '2', speech_keywords: ['support'] },
   { id: 3, digits: '22', speech_keywords: [] },
@@ -34,14 +34,14 @@ describe('matchAnswer', () => {
 });
 
 describe('decideMenu', () => {
-  const fallback = { id: 9, digits: null };
+  const fallback: MenuAnswer = { id: 9, digits: null };
   it('answers a match, repeats within max_repeats, then takes the default or hangs up', () => {
     expect(decideMenu(answers, fallback, input('2'), 0, 2)).toMatchObject({ kind: 'answer', by: 'input', answer: { id: 2 } });
     expect(decideMenu(answers, fallback, input('7'), 0, 2)).toEqual({ kind: 'repeat', repeats: 1, reason: 'invalid_input' });
     expect(decideMenu(answers, fallback, input(''), 1, 2)).toEqual({ kind: 'repeat', repeats: 2, reason: 'no_input' });
     expect(decideMenu(answers, fallback, input(''), 2, 2)).toMatchObject({ kind: 'answer', by: 'default', answer: { id: 9 } });
     expect(decideMenu(answers, undefined, input('7'), 0, 0)).toEqual({ kind: 'hangup', reason: 'invalid_input' });
-    expect(decideMenu(answers, { id: 9, enabled: false }, input(''), 0, 0)).toEqual({ kind: 'hangup', reason: 'no_input' });
+    expect(decideMenu(answers, { id: 9, enabled: false } as MenuAnswer, input(''), 0, 0)).toEqual({ kind: 'hangup', reason: 'no_input' });
   });
 });
 
