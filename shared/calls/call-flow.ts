@@ -657,17 +657,11 @@ export async function adjustCall(companyId: number, callId: number, changes: Rec
   return call;
 }
 
-/** Records an event on a call's timeline (key presses, hang-up requests), merging `data` into the call's data. */
-export async function recordOnTimeline(
-  companyId: number,
-  callId: number,
-  type: string,
-  detail: Record<string, unknown>,
-  at: Date,
-  data?: Record<string, unknown>,
-  /** Queued work the entry stands for (a key press's webhook), written to the outbox in the same save. */
-  messages: readonly QueueMessage[] = [],
-): Promise<Call> {
+/**
+ * Records an event on a call's timeline (key presses, hang-up requests), merging `data` into the
+ * call's data; `messages` (a key press's webhook) go to the outbox in the same save.
+ */
+export async function recordOnTimeline(companyId: number, callId: number, type: string, detail: Record<string, unknown>, at: Date, data?: Record<string, unknown>, messages: readonly QueueMessage[] = []): Promise<Call> {
   const outbox = stageMessages(companyId, messages, at);
   const { call } = await transition(companyId, callId, async (call) => {
     timeline(call, at, type, detail);
