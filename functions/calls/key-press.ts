@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { telephonyPort } from '../../shared/adapters/index.js';
 import { recordOnTimeline } from '../../shared/calls/call-flow.js';
 import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
@@ -19,14 +20,17 @@ export const keyPressSchema = v.object({
 
 /**
  * `POST /api/v1/calls/send_key_press`: `id` (the call's uuid; its id works too), `digits` and an
- * optional `data` hash. The key press is recorded on the call's timeline and `data` merged into
- * the call's data, in one versioned save. Key press flows themselves are not modelled yet, so
- * nothing is sent to the carrier and a finished call takes the record too.
+ * optional `data` hash. A call in progress gets the digits played into it by the carrier
+ * (`telephonyPort().sendDigits`); the key press is recorded on the call's timeline (with
+ * `sent_to_carrier`) and `data` merged into the call's data, in one versioned save. A finished
+ * call takes the record only.
  */
 export const sendKeyPress: Operation = async (request) => {
   const params = validate(keyPressSchema, request.params);
   const companyId = request.auth.companyId;
   const call = await findCompanyCall(companyId, params.id);
-  const updated = await recordOnTimeline(companyId, call.id, 'key_press', { digits: params.digits, source: 'api' }, request.now, params.data);
+  const carrierCallId = call.in_progress === true && typeof call.carrier_call_id === 'string' && call.carrier_call_id ? call.carrier_call_id : undefined;
+  if (carrierCallId) await telephonyPort().sendDigits(carrierCallId, params.digits);
+  const updated = await recordOnTimeline(companyId, call.id, 'key_press', { digits: params.digits, source: 'api', sent_to_carrier: carrierCallId !== undefined }, request.now, params.data);
   return { kind: 'record', root: 'call', record: callRow(updated, 'UTC') };
 };

@@ -4,10 +4,26 @@ import { groupOperations } from '../../shared/resources/engine.js';
 import { sipHeaderParserGroups, sipHeaderParsers, sipHeaders } from '../../shared/resources/sip-headers.js';
 import { stateCallLimits } from '../../shared/resources/state-call-limits.js';
 import { tokenMatchers, visitorTokenMatchers } from '../../shared/resources/token-matchers.js';
+import { callRouterAnswerGroups, callRouterAnswers, callRouters } from '../../shared/resources/call-routers.js';
+import { callControlActions, keyPressFlowGroups, keyPressFlows } from '../../shared/resources/key-press-flows.js';
 import { visitorNumber } from './visitor-number.js';
 
 /** The call engine's configuration resources (docs/call-configuration.md). */
 export const handler = createRouteGroupHandler('configuration', {
-  ...groupOperations('configuration', [sipHeaders, sipHeaderParserGroups, sipHeaderParsers, callRecordingRules, stateCallLimits, tokenMatchers, visitorTokenMatchers]),
+  ...groupOperations('configuration', [
+    sipHeaders,
+    sipHeaderParserGroups,
+    sipHeaderParsers,
+    callRecordingRules,
+    stateCallLimits,
+    tokenMatchers,
+    visitorTokenMatchers,
+    callRouters,
+    callRouterAnswerGroups,
+    callRouterAnswers,
+    callControlActions,
+    keyPressFlows,
+    keyPressFlowGroups,
+  ]),
   'ring_pools.visitorNumber': visitorNumber,
 });

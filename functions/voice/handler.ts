@@ -1,5 +1,6 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { callStatus, dialAction, dialStatus, incoming, outboundAnswer, recording, whisper, whisperResult } from './twilio-operations.js';
+import { keyPress, routerAnswer } from './call-config-operations.js';
 
 /** The voice carrier's webhooks: every call's state machine is driven from here. */
 export const handler = createRouteGroupHandler('voice', {
@@ -11,4 +12,6 @@ export const handler = createRouteGroupHandler('voice', {
   'voice.whisper_result': whisperResult,
   'voice.outbound_answer': outboundAnswer,
   'voice.recording': recording,
+  'voice.router_answer': routerAnswer,
+  'voice.key_press': keyPress,
 });

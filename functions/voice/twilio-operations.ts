@@ -16,17 +16,17 @@ import { EMPTY_TWIML, HANGUP_TWIML, sayThenHangupTwiml, twimlFor, whisperTwiml }
  * the answer steers a leg, the empty `<Response/>` for status callbacks whose answer the carrier
  * ignores. Never a 500: the carrier would retry and play its error message to a caller.
  */
-function xml(body: string): { kind: 'raw'; response: ApiResponse } {
+export function xml(body: string): { kind: 'raw'; response: ApiResponse } {
   return { kind: 'raw', response: { statusCode: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body } };
 }
 
 /** Where the voice routes live, as the carrier reached this one. */
-function voiceBase(request: OperationRequest): string {
+export function voiceBase(request: OperationRequest): string {
   return request.url.replace(/\/[a-z_]+(\?.*)?$/, '');
 }
 
 /** Runs a step of the state machine; a call that does not exist gets `neutral` instead. */
-async function orNeutral(step: () => Promise<string>, neutral: string): Promise<string> {
+export async function orNeutral(step: () => Promise<string>, neutral: string): Promise<string> {
   try {
     return await step();
   } catch (error) {

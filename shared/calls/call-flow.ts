@@ -33,6 +33,8 @@ import { dialExtras, type DialExtras } from '../call-config/dial-extras.js';
 import { inboundTokens, readInboundConfig, stateLimitsOfCall } from '../call-config/inbound-config.js';
 import { releaseStateSlots, takeStateSlots } from '../call-config/state-limit-counters.js';
 import { countMetric } from '../observability/metrics.js';
+import { decideIvrStep, findCallRouter, firstIvrState, gatherFor, IVR_STATUS, type GatherStep, type IvrState } from '../call-config/ivr.js';
+import type { CallerInput } from '../call-config/router-matching.js';
 
 /**
  * The carrier-neutral call state machine:
@@ -63,7 +65,8 @@ export interface DialTarget {
 export type CallInstruction =
   | { kind: 'dial'; companyId: number; callId: number; attempt: number; target: DialTarget }
   | { kind: 'reject'; reason: string; companyId?: number; callId?: number }
-  | { kind: 'hangup'; reason: string; companyId: number; callId: number };
+  | { kind: 'hangup'; reason: string; companyId: number; callId: number }
+  | ({ kind: 'gather' } & GatherStep);
 
 export interface IncomingCall {
   carrier: string;
@@ -226,6 +229,10 @@ async function transition<T>(
 
 /** The instruction for a call as it stands (a retried callback gets the same answer again). */
 async function instructionFor(companyId: number, call: Call): Promise<CallInstruction> {
+  if (call.in_progress && call.status === IVR_STATUS && call.ivr) {
+    const gather = await gatherFor(companyId, call.id, call.ivr as IvrState, clock().now());
+    if (gather) return { kind: 'gather', ...gather };
+  }
   const attempt = currentAttempt(call);
   if (call.in_progress && attempt?.status === 'ringing') {
     const buyer = await getRecord(companyId, 'buyers', attempt.buyer_id);
@@ -340,6 +347,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   };
   timeline(call, at, 'incoming', { from: caller, to: number.number, reservation: reservation ? reservation.ping_id : null });
 
+  // A call router (IVR menu) of the number or offer plays before routing (shared/call-config/ivr.ts).
+  const router = blacklisted || reservation?.buyer_ids.length ? undefined : await findCallRouter(companyId, number.id, number.offer_id);
   let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
   const stateLimits = blacklisted ? { limits: [] } : stateLimitsOfCall(inbound, { carrierState: incoming.callerState, caller, tokens, offerId: number.offer_id });
   const stateSlots = stateLimits.limits.length ? await takeStateSlots(companyId, stateLimits.limits, at) : undefined;
@@ -354,14 +363,20 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
     call.ended_at = at.toISOString();
     timeline(call, at, 'state_limited', { state: stateLimits.state, state_call_limit_id: stateSlots.limit.id, limit: stateSlots.exceeded, value: stateSlots.limit[stateSlots.exceeded] });
   } else {
-    // The live slots this call holds, given back once when it ends (finishCall).
+    // The live slots this call holds, given back once when it ends (finishCall), IVR included.
     if (stateSlots?.ok && stateSlots.held.length) call.state_limit_holds = stateSlots.held;
-    const buyerIds = reservation?.buyer_ids.length ? new Set(reservation.buyer_ids) : offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
-    claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
+    if (router) {
+      call.status = IVR_STATUS;
+      call.ivr = firstIvrState(router);
+      timeline(call, at, 'router', { router_id: router.id, step: 1 });
+    } else {
+      const buyerIds = reservation?.buyer_ids.length ? new Set(reservation.buyer_ids) : offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
+      claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
+    }
   }
   const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
 
-  const { writes: eventWrites, staged } = stageMessages(companyId, callEvents(companyId, call.in_progress ? ['new_call', 'call_ringing'] : ['new_call'], call, at), at);
+  const { writes: eventWrites, staged } = stageMessages(companyId, callEvents(companyId, call.in_progress && call.status !== IVR_STATUS ? ['new_call', 'call_ringing'] : ['new_call'], call, at), at);
   if (!(await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, eventWrites))) {
     // A retry of this webhook got there first: give back our claim and answer as it did.
     if (claimed?.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
@@ -557,6 +572,8 @@ export async function finishCall(companyId: number, callId: number, ending: Call
       }
     }
     if (call.status === 'dialing') call.status = UNANSWERED[ending.carrierStatus ?? ''] ?? 'no_answer';
+    // The caller hung up in an IVR menu, before any buyer was dialed.
+    if (call.status === IVR_STATUS) call.status = 'canceled';
     if (!ENDED.has(String(call.status))) call.status = 'completed';
     call.in_progress = false;
     call.ended_at ??= at.toISOString();
@@ -671,13 +688,18 @@ export async function adjustCall(companyId: number, callId: number, changes: Rec
   return call;
 }
 
-/** Records an event on a call's timeline (key presses, hang-up requests), merging `data` into the call's data. */
-export async function recordOnTimeline(companyId: number, callId: number, type: string, detail: Record<string, unknown>, at: Date, data?: Record<string, unknown>): Promise<Call> {
+/**
+ * Records an event on a call's timeline (key presses, hang-up requests), merging `data` into the
+ * call's data; `messages` (a key press's webhook) go to the outbox in the same save.
+ */
+export async function recordOnTimeline(companyId: number, callId: number, type: string, detail: Record<string, unknown>, at: Date, data?: Record<string, unknown>, messages: readonly QueueMessage[] = []): Promise<Call> {
+  const outbox = stageMessages(companyId, messages, at);
   const { call } = await transition(companyId, callId, async (call) => {
     timeline(call, at, type, detail);
     if (data) mergeData(call, data);
-    return { result: undefined, save: true };
+    return { result: undefined, save: true, alongside: outbox.writes };
   }, at);
+  await publishStaged(outbox.staged);
   return call;
 }
 
@@ -810,4 +832,61 @@ export async function recordingReady(companyId: number, callId: number, recordin
     return { result: undefined, save: true, events: ['call_changed'] };
   }, at);
   return saved;
+}
+
+/**
+ * The carrier's answer to an IVR gather (`step` names it): shared/call-config/ivr.ts decides what
+ * the input does; applied here in one versioned save: the answer's tokens merge into the call's
+ * data, then the menu plays again, another router plays, the call is routed to the chosen buyers
+ * (an offer's becomes the call's offer), or it ends. A retried or stale gather answer (another
+ * step, or the call moved on) changes nothing and gets the call's current instruction.
+ */
+export async function routerAnswered(companyId: number, callId: number, step: number, input: CallerInput, at: Date): Promise<CallInstruction> {
+  let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  const { call, saved } = await transition(companyId, callId, async (call) => {
+    const state = call.ivr as IvrState | undefined;
+    if (!call.in_progress || call.status !== IVR_STATUS || !state || state.step !== step) return { result: undefined, save: false };
+    claimed = undefined;
+    const outcome = await decideIvrStep(companyId, state, input);
+    timeline(call, at, 'router_answer', outcome.entry);
+    if (Object.keys(outcome.tokens).length) call.data = boundData({ ...(call.data ?? {}), ...outcome.tokens });
+    if (outcome.kind === 'gather') {
+      call.ivr = outcome.state;
+      if (outcome.state.router_id !== state.router_id) timeline(call, at, 'router', { router_id: outcome.state.router_id, step: outcome.state.step });
+      return { result: undefined, save: true };
+    }
+    call.ivr = { ...state, step: state.step + 1, done: true };
+    if (outcome.kind === 'hangup') {
+      call.status = 'canceled';
+      call.in_progress = false;
+      call.ended_at = at.toISOString();
+      return { result: undefined, save: true };
+    }
+    if (outcome.offer) {
+      call.offer_id = outcome.offer.id;
+      call.offer = outcome.offer.name;
+    }
+    call.status = 'ringing';
+    claimed = await routeFirstBuyer(companyId, call, outcome.buyerIds, (call.data ?? {}) as TokenValues, at);
+    if (!claimed.buyer) return { result: undefined, save: true };
+    return {
+      result: undefined,
+      save: true,
+      events: ['call_ringing'],
+      undo: async () => {
+        if (claimed?.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
+      },
+    };
+  }, at);
+  if (!saved) return instructionFor(companyId, call);
+  if (!call.in_progress) {
+    await finishCall(companyId, callId, { totalDuration: 0, at });
+    return { kind: 'hangup', reason: String(call.status), companyId, callId };
+  }
+  const buyer = claimed?.buyer;
+  if (buyer && conversionTerms(buyer.record, at).duration === 0) {
+    const onDial = await transition(companyId, callId, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, buyer.record, 0, at), save: true }), at);
+    if (onDial.result) await applyBuyerConversion(companyId, onDial.call, buyer.record, at);
+  }
+  return instructionFor(companyId, call);
 }

@@ -6,8 +6,11 @@ import { simulateCall, simulateOutboundCall, type SimulatorStep } from './call-s
 
 /**
  * `npm run call -- --from <caller> --to <tracking number> [--answer-after s] [--talk s]
- *   [--no-answer] [--no-answer-first n] [--keys 1]`
+ *   [--no-answer] [--no-answer-first n] [--keys 1] [--buyer-keys 1] [--press 9]`
  * Places a simulated call against a running `npm start` and prints each carrier exchange.
+ * `--keys` answers the IVR menus played (comma-separated or repeated, one entry per menu) and,
+ * unless `--buyer-keys` says otherwise, is what a press-1-to-accept buyer presses; `--press`
+ * is what the caller presses once a buyer answered (key press flows).
  *
  * `npm run call -- --placed [--sid <carrier call id>] [--lead-no-answer] [buyer options as above]`
  * plays the callee of an outbound call the service placed (a schedule's dial, make_call): the
@@ -21,7 +24,9 @@ const { values } = parseArgs({
     talk: { type: 'string', default: '90' },
     'no-answer': { type: 'boolean', default: false },
     'no-answer-first': { type: 'string', default: '0' },
-    keys: { type: 'string' },
+    keys: { type: 'string', multiple: true },
+    'buyer-keys': { type: 'string' },
+    press: { type: 'string' },
     'sip-header': { type: 'string', multiple: true },
     'from-state': { type: 'string' },
     url: { type: 'string' },
@@ -34,7 +39,7 @@ const { values } = parseArgs({
 
 const placedArg = values.placed ? (values.sid ?? 'latest') : undefined;
 if (values.help || (!placedArg && (!values.from || !values.to))) {
-  console.error('usage: npm run call -- --from <caller> --to <tracking number> [--answer-after s] [--talk s] [--no-answer] [--no-answer-first n] [--keys 1] [--sip-header X-Name=value] [--from-state CA]');
+  console.error('usage: npm run call -- --from <caller> --to <tracking number> [--answer-after s] [--talk s] [--no-answer] [--no-answer-first n] [--keys 1] [--buyer-keys 1] [--press 9] [--sip-header X-Name=value] [--from-state CA]');
   console.error('       npm run call -- --placed [--sid <carrier call id>] [--lead-no-answer] [--answer-after s] [--talk s] [--no-answer] [--no-answer-first n]');
   process.exit(values.help ? 0 : 2);
 }
@@ -51,14 +56,15 @@ if (!authToken) {
 const answerAfter = Number(values['answer-after']);
 const talk = Number(values.talk);
 const skip = Number(values['no-answer-first']);
+const menuKeys = (values.keys ?? []).flatMap((entry) => entry.split(',').map((key) => key.trim()));
 const buyers = values['no-answer']
   ? [{ answer: false, answerAfter: 30, talk: 0 }]
-  : [...Array.from({ length: skip }, () => ({ answer: false, answerAfter: 30, talk: 0 })), { answer: true, answerAfter, talk, keys: values.keys }];
+  : [...Array.from({ length: skip }, () => ({ answer: false, answerAfter: 30, talk: 0 })), { answer: true, answerAfter, talk, keys: values['buyer-keys'] ?? menuKeys[0] }];
 
 const baseUrl = values.url ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 const onStep = (step: SimulatorStep) => {
   const path = new URL(step.request).pathname.split('/').pop();
-  const detail = step.fields.DialCallStatus ? ` ${step.fields.DialCallStatus} ${step.fields.DialCallDuration}s` : step.fields.CallStatus ? ` ${step.fields.CallStatus}` : '';
+  const detail = step.fields.Digits ? ` Digits=${step.fields.Digits}` : step.fields.DialCallStatus ? ` ${step.fields.DialCallStatus} ${step.fields.DialCallDuration}s` : step.fields.CallStatus ? ` ${step.fields.CallStatus}` : '';
   console.log(`carrier -> ${path}${detail}\n  <- ${step.response || '(empty)'}`);
 };
 
@@ -78,6 +84,6 @@ if (placedArg) {
 
 // `--sip-header X-Customer=tier=gold` (repeatable): headers of an incoming SIP call.
 const sipHeaders = Object.fromEntries((values['sip-header'] ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
-const result = await simulateCall({ baseUrl, authToken, from: values.from!, to: values.to!, buyers, onStep, sipHeaders, fromState: values['from-state'] });
+const result = await simulateCall({ baseUrl, authToken, from: values.from!, to: values.to!, buyers, keys: menuKeys, keysDuringCall: values.press, onStep, sipHeaders, fromState: values['from-state'] });
 console.log(`\n${result.outcome}; dialed ${result.dialed.join(', ') || 'nobody'}; call id ${result.callId ?? '-'}`);
 if (result.callId) console.log(`See it: curl -s -u "$KEYS" http://127.0.0.1:${process.env.PORT ?? 3000}/api/v1/calls/${result.callId}`);

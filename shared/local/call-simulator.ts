@@ -29,6 +29,10 @@ export interface SimulatedCall {
   sipHeaders?: Record<string, string>;
   /** The carrier's FromState (the caller's state), when given. */
   fromState?: string;
+  /** The caller's answers to IVR menus (<Gather>), one per menu played; none left = no input. */
+  keys?: string[];
+  /** Keys the caller presses once a buyer answered (the carrier's key_press webhook). */
+  keysDuringCall?: string;
   /** Called for every step, for a live transcript. */
   onStep?: (step: SimulatorStep) => void;
 }
@@ -103,7 +107,7 @@ function carrierPoster(options: { baseUrl: string; authToken: string; onStep?: (
 }
 
 /** Follows the service's Dials from `twiml`, each buyer behaving as told; what happened. */
-async function playDials(post: Post, base: string, first: string, buyers: readonly BuyerBehaviour[], common: Record<string, string>, callSid: string) {
+async function playDials(post: Post, base: string, first: string, buyers: readonly BuyerBehaviour[], common: Record<string, string>, callSid: string, keysDuringCall?: string) {
   let twiml = first;
   const dialed: string[] = [];
   let elapsed = 0;
@@ -125,6 +129,7 @@ async function playDials(post: Post, base: string, first: string, buyers: readon
     }
     if (answered) {
       if (dial.statusCallback) await post(dial.statusCallback, { ...common, CallSid: `${callSid}-leg${attempt + 1}`, CallStatus: 'in-progress' });
+      if (keysDuringCall) await post(`/api/v1/voice/twilio/key_press?company=${ids.companyId}&call=${ids.callId}`, { ...common, CallStatus: 'in-progress', Digits: keysDuringCall });
       elapsed += behaviour.answerAfter + behaviour.talk;
       talked = true;
       twiml = await post(dial.action, { ...common, CallStatus: 'in-progress', DialCallStatus: 'completed', DialCallDuration: String(behaviour.talk) });
@@ -147,14 +152,31 @@ async function playDials(post: Post, base: string, first: string, buyers: readon
   return { dialed, elapsed, talked, ids };
 }
 
+/**
+ * Answers the service's IVR menus (<Gather>) with `keys`, one entry per menu; a menu with no
+ * entry left gets no input (the carrier follows the Redirect after the Gather). The TwiML after
+ * the last menu.
+ */
+async function answerMenus(post: Post, first: string, keys: readonly string[], common: Record<string, string>): Promise<string> {
+  let twiml = first;
+  for (let menu = 0; menu < 50; menu++) {
+    const gather = /<Gather\b([^>]*)>/.exec(twiml);
+    if (!gather) break;
+    const pressed = keys[menu];
+    // No input: the Redirect after the Gather names the same URL, requested without Digits.
+    twiml = await post(attribute(gather[1]!, 'action')!, { ...common, CallStatus: 'in-progress', ...(pressed ? { Digits: pressed } : {}) });
+  }
+  return twiml;
+}
+
 export async function simulateCall(options: SimulatedCall): Promise<SimulationResult> {
   const callSid = options.callSid ?? `CA${randomBytes(16).toString('hex')}`;
   const steps: SimulatorStep[] = [];
   const post = carrierPoster(options, steps);
   const common = { CallSid: callSid, AccountSid: 'ACsimulator', From: options.from, To: options.to, Direction: 'inbound' };
   const sipFields = Object.fromEntries(Object.entries(options.sipHeaders ?? {}).map(([name, value]) => [`SipHeader_${name}`, value]));
-  const first = await post('/api/v1/voice/twilio/incoming', { ...common, CallStatus: 'ringing', ...sipFields, ...(options.fromState ? { FromState: options.fromState } : {}) });
-  const { dialed, elapsed, talked, ids } = await playDials(post, options.baseUrl, first, options.buyers, common, callSid);
+  const first = await answerMenus(post, await post('/api/v1/voice/twilio/incoming', { ...common, CallStatus: 'ringing', ...sipFields, ...(options.fromState ? { FromState: options.fromState } : {}) }), options.keys ?? [], common);
+  const { dialed, elapsed, talked, ids } = await playDials(post, options.baseUrl, first, options.buyers, common, callSid, options.keysDuringCall);
   await post('/api/v1/voice/twilio/status', { ...common, CallStatus: 'completed', CallDuration: String(elapsed) });
   const outcome = first.includes('<Reject') ? 'rejected' : dialed.length === 0 ? 'no_buyer' : talked ? 'completed' : 'no_answer';
   return { callSid, ...ids, dialed, outcome, steps };

@@ -24,4 +24,8 @@ export interface TelephonyPort {
   placeCall(request: OutboundCallRequest): Promise<{ carrierCallId: string }>;
   /** Sends a text message; resolves with the carrier's message id. */
   sendSms(message: OutboundSms): Promise<{ carrierMessageId: string }>;
+  /** Replaces what the carrier's call is doing with `twiml` (a key press transfer dials elsewhere). */
+  redirect(carrierCallId: string, twiml: string): Promise<void>;
+  /** Plays DTMF `digits` (0-9, *, #, w = half a second pause) into the carrier's call. */
+  sendDigits(carrierCallId: string, digits: string): Promise<void>;
 }

@@ -1,5 +1,7 @@
 import type { RouteGroup } from '../http/route-groups.js';
 import { buyerGroups, buyers } from './buyers.js';
+import { callRouterAnswerGroups, callRouterAnswers, callRouters } from './call-routers.js';
+import { callControlActions, keyPressFlowGroups, keyPressFlows } from './key-press-flows.js';
 import { accessControlLists, unblockContactJobs } from './admin.js';
 import type { ResourceDefinition } from './define.js';
 import { inboundWebhooks } from './inbound-webhooks.js';
@@ -57,6 +59,12 @@ export const resources: readonly ResourceDefinition[] = [
   stateCallLimits,
   tokenMatchers,
   visitorTokenMatchers,
+  callRouters,
+  callRouterAnswerGroups,
+  callRouterAnswers,
+  callControlActions,
+  keyPressFlows,
+  keyPressFlowGroups,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

@@ -54,6 +54,12 @@ export const callRecordingRules = routing({ name: 'call_recording_rules', group:
 export const stateCallLimits = routing({ name: 'state_call_limits', group: 'configuration', operations: ['list', 'new', 'create', 'show'] });
 export const tokenMatchers = routing({ name: 'token_matchers', group: 'configuration', operations: ALL_OPERATIONS });
 export const visitorTokenMatchers = routing({ name: 'visitor_token_matchers', group: 'configuration', operations: ALL_OPERATIONS });
+export const callRouters = routing({ name: 'call_routers', group: 'configuration', operations: ALL_OPERATIONS });
+export const callRouterAnswerGroups = routing({ name: 'call_router_answer_groups', group: 'configuration', operations: ALL_OPERATIONS });
+export const callRouterAnswers = routing({ name: 'call_router_answers', group: 'configuration', operations: ALL_OPERATIONS });
+export const callControlActions = routing({ name: 'call_control_actions', group: 'configuration', operations: ALL_OPERATIONS });
+export const keyPressFlows = routing({ name: 'key_press_flows', group: 'configuration', operations: ALL_OPERATIONS });
+export const keyPressFlowGroups = routing({ name: 'key_press_flow_groups', group: 'configuration', operations: ALL_OPERATIONS });
 
 /** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
 export const resourceRoutings: readonly ResourceRouting[] = [
@@ -86,4 +92,10 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   stateCallLimits,
   tokenMatchers,
   visitorTokenMatchers,
+  callRouters,
+  callRouterAnswerGroups,
+  callRouterAnswers,
+  callControlActions,
+  keyPressFlows,
+  keyPressFlowGroups,
 ];

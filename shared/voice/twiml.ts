@@ -75,6 +75,8 @@ export function twimlFor(instruction: CallInstruction, urls: VoiceUrls): string 
         : `<Number ${legAttributes}>${escapeXml(target.number)}</Number>`;
       return `${head}<Response><Dial ${attributes}>${leg}</Dial></Response>`;
     }
+    case 'gather':
+      return gatherTwiml(instruction, urls);
   }
 }
 
@@ -90,4 +92,29 @@ export function whisperTwiml(resultUrl: string): string {
 /** Says `message` to whoever is on the line, then hangs up (an outbound call no buyer can take). */
 export function sayThenHangupTwiml(message: string): string {
   return `${HEAD}<Response><Say>${escapeXml(message)}</Say><Hangup/></Response>`;
+}
+
+/**
+ * An IVR menu (shared/call-config/ivr.ts): says and plays the prompt while gathering keys (and
+ * words when speech is on). The answer goes to `router_answer`, naming the gather's step; a
+ * caller who gives nothing falls through to the Redirect, the same request without Digits.
+ */
+function gatherTwiml(gather: Extract<CallInstruction, { kind: 'gather' }>, urls: VoiceUrls): string {
+  const action = escapeXml(`${urls.base}/router_answer?${query({ company: gather.companyId, call: gather.callId, step: gather.step })}`);
+  const attributes = [
+    `input="${gather.speech ? 'dtmf speech' : 'dtmf'}"`,
+    `numDigits="${gather.numDigits}"`,
+    `timeout="${gather.timeoutSeconds}"`,
+    ...(gather.speech ? ['speechTimeout="auto"'] : []),
+    `action="${action}"`,
+    'method="POST"',
+  ].join(' ');
+  const prompt = [...gather.say.map((text) => `<Say>${escapeXml(text)}</Say>`), ...gather.playUrls.map((url) => `<Play>${escapeXml(url)}</Play>`)].join('');
+  return `${HEAD}<Response><Gather ${attributes}>${prompt}</Gather><Redirect method="POST">${action}</Redirect></Response>`;
+}
+
+/** A key press transfer: the caller's leg dials `target` (E.164 or sip: URI) instead. */
+export function transferTwiml(target: string): string {
+  const leg = target.toLowerCase().startsWith('sip:') ? `<Sip>${escapeXml(target)}</Sip>` : `<Number>${escapeXml(target)}</Number>`;
+  return `${HEAD}<Response><Dial timeLimit="${MAX_TALK_SECONDS}">${leg}</Dial></Response>`;
 }

@@ -93,6 +93,12 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   state_call_limits: (w) => ({ name: `${w.mark} limit`, state: 'CA', offer_id: w.made.offers![0]!.id, concurrent_limit: 3 }),
   token_matchers: (w) => ({ name: `${w.mark} matcher`, match_field: 'caller_number', match_type: 'prefix', match_value: '+1415', set_tokens: 'region:bay', offer_id: w.made.offers![0]!.id }),
   visitor_token_matchers: (w) => ({ name: `${w.mark} visitor`, param_name: 'utm_source', match_value: 'google', set_tokens: 'source:google', ring_pool_id: w.made.ring_pools![0]!.id }),
+  call_routers: (w) => ({ name: `${w.mark} router`, prompt_text: 'Press 1 for sales' }),
+  call_router_answers: (w) => ({ name: `${w.mark} answer`, digits: '1', destination_type: 'offer', offer_id: w.made.offers![0]!.id, token_values: { menu: w.mark } }),
+  call_router_answer_groups: (w) => ({ name: `${w.mark} answers`, call_router_answer_ids: [w.made.call_router_answers![0]!.id] }),
+  call_control_actions: (w) => ({ name: `${w.mark} transfer`, action_type: 'transfer', transfer_buyer_id: w.made.buyers![0]!.id }),
+  key_press_flows: (w) => ({ name: `${w.mark} flow`, digits: '9', call_control_action_id: w.made.call_control_actions![0]!.id }),
+  key_press_flow_groups: (w) => ({ name: `${w.mark} flows`, key_press_flow_ids: [w.made.key_press_flows![0]!.id] }),
 };
 
 /** Schedule leads (entered through the lead store) and a second schedule to retarget them into. */

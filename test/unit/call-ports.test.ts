@@ -73,6 +73,23 @@ describe('Twilio call control', () => {
     const refusing = (async () => new Response('{}', { status: 404 })) as unknown as typeof fetch;
     await expect(new TwilioCallControl({ accountSid: 'AC1', authToken: 'secret' }, refusing).hangup('CA9')).rejects.toThrow('HTTP 404');
   });
+
+  it('redirects a live call to new TwiML and plays digits into it, each by updating the call', async () => {
+    const requests: Array<{ url: string; init: RequestInit }> = [];
+    const fakeFetch = (async (url: string, init: RequestInit) => {
+      requests.push({ url, init });
+      return new Response('{}', { status: 200 });
+    }) as unknown as typeof fetch;
+    const control = new TwilioCallControl({ accountSid: 'AC1', authToken: 'secret', baseUrl: 'https://carrier.test' }, fakeFetch);
+    await control.redirect('CA9', '<Response><Dial><Number>+14155550100</Number></Dial></Response>');
+    await control.sendDigits('CA9', '12#');
+    expect(requests.map((request) => request.url)).toEqual(['https://carrier.test/2010-04-01/Accounts/AC1/Calls/CA9.json', 'https://carrier.test/2010-04-01/Accounts/AC1/Calls/CA9.json']);
+    expect(requests.map((request) => Object.fromEntries(new URLSearchParams(String(request.init.body))))).toEqual([
+      { Twiml: '<Response><Dial><Number>+14155550100</Number></Dial></Response>' },
+      { Twiml: '<?xml version="1.0" encoding="UTF-8"?><Response><Play digits="12#"/></Response>' },
+    ]);
+    await expect(new TwilioCallControl({ accountSid: 'AC1', authToken: 'secret' }, (async () => new Response('{}', { status: 400 })) as unknown as typeof fetch).sendDigits('CA9', '1')).rejects.toThrow('HTTP 400');
+  });
 });
 
 describe('Twilio numbers: voice webhooks of bought numbers', () => {

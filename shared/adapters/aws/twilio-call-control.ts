@@ -3,7 +3,8 @@ import type { CarrierTokenSource } from '../carrier-secret.js';
 
 /**
  * Call control through the Twilio-compatible REST API: hang up (POST Calls/{sid}.json with
- * Status=completed), place a call (POST Calls.json) and send a text (POST Messages.json).
+ * Status=completed), place a call (POST Calls.json), send a text (POST Messages.json), and
+ * redirect a live call or play digits into it (POST Calls/{sid}.json with new Twiml).
  */
 export class TwilioCallControl implements TelephonyPort {
   constructor(
@@ -49,6 +50,19 @@ export class TwilioCallControl implements TelephonyPort {
     );
     if (typeof body.sid !== 'string') throw new Error('Carrier accepted the call but sent no call sid');
     return { carrierCallId: body.sid };
+  }
+
+  async redirect(carrierCallId: string, twiml: string): Promise<void> {
+    await this.post(`Calls/${encodeURIComponent(carrierCallId)}.json`, { Twiml: twiml }, `the redirect of ${carrierCallId}`);
+  }
+
+  /**
+   * Twilio has no "send DTMF" request: the call's TwiML is replaced by a <Play digits>, which
+   * takes the leg out of whatever it was executing (a bridged <Dial> included).
+   */
+  async sendDigits(carrierCallId: string, digits: string): Promise<void> {
+    const twiml = `<?xml version="1.0" encoding="UTF-8"?><Response><Play digits="${digits.replace(/[^0-9*#w]/g, '')}"/></Response>`;
+    await this.post(`Calls/${encodeURIComponent(carrierCallId)}.json`, { Twiml: twiml }, `the digits for ${carrierCallId}`);
   }
 
   async sendSms(message: OutboundSms): Promise<{ carrierMessageId: string }> {
