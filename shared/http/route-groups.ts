@@ -6,7 +6,7 @@ export interface RouteGroupDefinition {
   description: string;
   tableActions: readonly string[];
   /** Ports beyond the table the group's function uses; the stack wires and permits each. */
-  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler')[];
+  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler' | 'transcription')[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -46,7 +46,13 @@ export const routeGroups = {
   schedules: { description: 'Schedules, their actions, triggers, distributions and callbacks; lead retargets; make_call', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'scheduler', 'telephony'] },
   // The call engine's configuration (docs/call-configuration.md): IVR routers, key press flows, SIP
   // headers, recording rules, state limits, token matchers, sounds, AMD flows, dispositions.
-  configuration: { description: 'Call configuration: IVR routers, key press flows, SIP headers, recording rules, state call limits, token matchers, sounds, AMD flows, dispositions', tableActions: CRUD_WITH_EVENTS },
+  // events: a disposition changes its call (call_changed); scheduler: `end_of_schedule` moves the
+  // call's lead; transcription: standalone transcriptions start Transcribe jobs.
+  configuration: {
+    description: 'Call configuration: IVR routers, key press flows, SIP headers, recording rules, state call limits, token matchers, sounds, AMD flows, dispositions',
+    tableActions: CRUD_WITH_EVENTS,
+    ports: ['events', 'scheduler', 'transcription'],
+  },
   admin: { description: 'Teams, blacklist unblock jobs, collections', tableActions: CRUD },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
   calls: {

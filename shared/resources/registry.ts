@@ -1,5 +1,6 @@
 import type { RouteGroup } from '../http/route-groups.js';
 import { buyerGroups, buyers } from './buyers.js';
+import { agentCallDispositions, callDispositions } from './call-dispositions.js';
 import { accessControlLists, unblockContactJobs } from './admin.js';
 import type { ResourceDefinition } from './define.js';
 import { inboundWebhooks } from './inbound-webhooks.js';
@@ -15,6 +16,7 @@ import { scheduleActionGroups, scheduleDistributions, scheduleTriggers } from '.
 import { scheduledCallbacks } from './scheduled-callbacks.js';
 import { schedules } from './schedules.js';
 import { subscriptions } from './subscriptions.js';
+import { standaloneTranscriptions, transcriptionKeywordGroups } from './transcriptions.js';
 import { webhookManualFires } from './webhook-manual-fires.js';
 
 /**
@@ -46,6 +48,10 @@ export const resources: readonly ResourceDefinition[] = [
   scheduleDistributions,
   scheduledCallbacks,
   leadRetargets,
+  callDispositions,
+  agentCallDispositions,
+  transcriptionKeywordGroups,
+  standaloneTranscriptions,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

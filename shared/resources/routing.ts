@@ -47,6 +47,10 @@ export const scheduleTriggers = routing({ name: 'schedule_triggers', group: 'sch
 export const scheduleDistributions = routing({ name: 'schedule_distributions', group: 'schedules', operations: ALL_OPERATIONS });
 export const scheduledCallbacks = routing({ name: 'scheduled_callbacks', group: 'schedules', operations: ALL_OPERATIONS });
 export const leadRetargets = routing({ name: 'lead_retargets', group: 'schedules', operations: ALL_OPERATIONS });
+export const callDispositions = routing({ name: 'call_dispositions', group: 'configuration', operations: ALL_OPERATIONS });
+export const agentCallDispositions = routing({ name: 'agent_call_dispositions', group: 'configuration', operations: ALL_OPERATIONS });
+export const transcriptionKeywordGroups = routing({ name: 'transcription_keyword_groups', group: 'configuration', operations: ALL_OPERATIONS });
+export const standaloneTranscriptions = routing({ name: 'standalone_transcriptions', group: 'configuration', operations: ['list', 'new', 'create', 'show', 'delete'] });
 
 /** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
 export const resourceRoutings: readonly ResourceRouting[] = [
@@ -72,4 +76,8 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   scheduleDistributions,
   scheduledCallbacks,
   leadRetargets,
+  callDispositions,
+  agentCallDispositions,
+  transcriptionKeywordGroups,
+  standaloneTranscriptions,
 ];
