@@ -34,7 +34,8 @@ export async function prepareCreate(context: HookContext, fields: Record<string,
   const callId = Number(fields.call_id);
   // Another company's call is refused like an unknown one.
   const call = await getCall(context.companyId, callId);
-  if (!call) errors.call_id = [`does not exist: ${callId}`];
+  // Not echoed: a call id names one call of one company (the request's may be another company's).
+  if (!call) errors.call_id = ['does not exist'];
   const disposition = await dispositionFor(context.companyId, Number(fields.call_disposition_id), call, errors);
   if (!disposition || Object.keys(errors).length) throw new ValidationError(errors);
   return { ...fields, collaborator_id: context.userId ?? null, has_disposition: true, ...copiedFields(disposition) };

@@ -126,7 +126,7 @@ export async function prepareCreate(context: HookContext, fields: Record<string,
   if (callId === null) return { ...fields, call_id: null, status: 'queued' };
   const call = await getCall(context.companyId, Number(callId));
   // Another company's call is refused like an unknown one.
-  if (!call) throw new ValidationError({ call_id: [`does not exist: ${String(callId)}`] });
+  if (!call) throw new ValidationError({ call_id: ['does not exist'] });
   if (typeof call.recording_url !== 'string' || call.recording_url === '') throw new ValidationError({ call_id: ['has no recording'] });
   return { ...fields, recording_url: call.recording_url, status: 'queued' };
 }
