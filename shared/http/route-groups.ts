@@ -33,8 +33,9 @@ export const routeGroups = {
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
   // events: team invitations go out through the outbox and the delivery function.
   buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
-  // carrier: the carrier's auth token, to check the signature of its webhooks.
-  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'carrier'] },
+  // carrier: the carrier's auth token, to check the signature of its webhooks. transcription: a
+  // stored recording starts its transcription (shared/call-config/recording-effects.ts).
+  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'carrier', 'transcription'] },
   inbound: { description: 'Inbound webhooks: ping, post, their logs, and their configuration', tableActions: CRUD },
   contacts: {
     description: 'Contacts (one caller across leads and calls), the company blacklist',
