@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOCAL_TRANSCRIPT } from '../../shared/adapters/local/fixed-transcripts.js';
+import type { Context } from 'aws-lambda';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_LOCAL_TRANSCRIPT, FixedTranscripts } from '../../shared/adapters/local/fixed-transcripts.js';
+import { setTranscriptionPort } from '../../shared/adapters/transcription.js';
+import type { TranscriptionResult } from '../../shared/ports/transcription.js';
 import { adjustCall } from '../../shared/calls/call-flow.js';
 import { recordingStored } from '../../shared/call-config/recording-effects.js';
 import { simulateCall } from '../../shared/local/call-simulator.js';
@@ -134,5 +137,77 @@ describe('standalone_transcriptions', () => {
     expect405(await as(company, 'PATCH', `/api/v1/standalone_transcriptions/${byUrl.id}`, {}), 'GET, DELETE');
     expect((await as(company, 'DELETE', `/api/v1/standalone_transcriptions/${byUrl.id}`)).status).toBe(200);
     expect404(await as(company, 'GET', `/api/v1/standalone_transcriptions/${byUrl.id}`));
+  });
+});
+
+/**
+ * Amazon Transcribe's semantics with the local transcripts: a job is still running when start
+ * returns, and finishes when the test says so (as Transcribe's state-change event would).
+ */
+class LaterTranscripts extends FixedTranscripts {
+  override readonly finishesAtOnce = false;
+  readonly finished = new Set<string>();
+  override async result(name: string): Promise<TranscriptionResult> {
+    return this.finished.has(name) ? super.result(name) : { status: 'in_progress' };
+  }
+}
+
+describe('a transcription that finishes later (as in AWS)', () => {
+  afterEach(() => setTranscriptionPort());
+  const context = { functionName: 'transcription', awsRequestId: 'r' } as unknown as Context;
+  const stateChange = (name: string) => ({ source: 'aws.transcribe', 'detail-type': 'Transcribe Job State Change', detail: { TranscriptionJobName: name, TranscriptionJobStatus: 'COMPLETED' } });
+
+  it("stays in progress until the job's state-change event reaches the settle function, which stores and tags it", async () => {
+    const later = new LaterTranscripts();
+    setTranscriptionPort(later);
+    const { company, number } = await world();
+    const group = await createThrough(gateway, company, '/api/v1/transcription_keyword_groups', { name: 'Refunds', keywords: ['refund'] });
+    const callId = await recordedCall(company, number, carrierRecording('a refund please'));
+    expect((await as(company, 'GET', `/api/v1/calls/${callId}`)).body.call).toMatchObject({ transcription_status: 'in_progress', transcription: null, tags: null });
+    const standalone = await createThrough(gateway, company, '/api/v1/standalone_transcriptions', { recording_url: carrierRecording('no match here') });
+    expect(standalone).toMatchObject({ status: 'in_progress', transcript: null });
+
+    const { handler } = await import('../../functions/transcription/handler.js');
+    const [callJob, standaloneJob] = [...later.jobs.keys()];
+    // An event of a job still running (or of another stack's job) changes nothing.
+    await handler(stateChange(callJob!) as never, context);
+    await handler(stateChange('another-stack-1-call-1') as never, context);
+    expect((await as(company, 'GET', `/api/v1/calls/${callId}`)).body.call.transcription_status).toBe('in_progress');
+
+    for (const name of [callJob!, standaloneJob!]) later.finished.add(name);
+    for (let i = 0; i < 2; i++) {
+      // Delivered twice (EventBridge is at least once): the same result.
+      await handler(stateChange(callJob!) as never, context);
+      await handler(stateChange(standaloneJob!) as never, context);
+    }
+    expect((await as(company, 'GET', `/api/v1/calls/${callId}`)).body.call).toMatchObject({
+      transcription_status: 'completed',
+      transcription: 'a refund please',
+      transcription_keyword_group_ids: [group.id],
+      tags: ['Refunds'],
+    });
+    expect(recordOf(await as(company, 'GET', `/api/v1/standalone_transcriptions/${standalone.id}`), 'standalone_transcription')).toMatchObject({
+      status: 'completed',
+      transcript: 'no match here',
+      tags: [],
+    });
+  });
+});
+
+describe('a transcription that cannot start', () => {
+  afterEach(() => setTranscriptionPort());
+
+  it('marks the call and the standalone transcription failed, and the request still succeeds', async () => {
+    class Refusing extends FixedTranscripts {
+      override async start(): Promise<void> {
+        throw new Error('LimitExceededException');
+      }
+    }
+    setTranscriptionPort(new Refusing());
+    const { company, number } = await world();
+    const callId = await recordedCall(company, number, carrierRecording('words'));
+    expect((await as(company, 'GET', `/api/v1/calls/${callId}`)).body.call).toMatchObject({ transcription_status: 'failed', transcription: null });
+    const standalone = await createThrough(gateway, company, '/api/v1/standalone_transcriptions', { call_id: callId });
+    expect(standalone).toMatchObject({ status: 'failed', failure_reason: 'the transcription could not be started', transcript: null });
   });
 });

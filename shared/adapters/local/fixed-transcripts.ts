@@ -25,7 +25,7 @@ export function localTranscript(media: string): string {
 
 /** The local transcription adapter: a job is finished the moment it starts (jobs kept in memory). */
 export class FixedTranscripts implements TranscriptionPort {
-  readonly finishesAtOnce = true;
+  readonly finishesAtOnce: boolean = true;
   readonly jobs = new Map<string, string>();
 
   async start(job: TranscriptionJob): Promise<void> {
