@@ -80,6 +80,7 @@ function portEnvironment(definition: { ports?: readonly string[] }): Record<stri
     Object.assign(env, { LEAD_STEPS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/steps', LEAD_RUNNER_DLQ_ARN: 'arn:aws:sqs:us-east-1:000000000000:dlq' });
   }
   if (ports.includes('storage')) Object.assign(env, { OBJECT_STORAGE_ADAPTER: 's3', OBJECT_STORAGE_BUCKET: 'bench' });
+  if (ports.includes('transcription')) Object.assign(env, { TRANSCRIPTION_ADAPTER: 'aws', TRANSCRIPTS_BUCKET: 'bench', TRANSCRIPTION_JOB_PREFIX: 'calltracking-bench' });
   return env;
 }
 
@@ -195,6 +196,7 @@ const functions: FunctionUnderTest[] = [
   { name: 'outbox', entry: 'functions/outbox/handler.ts', environment: portEnvironment({ ports: ['events'] }) },
   { name: 'lead-runner', entry: 'functions/lead-runner/handler.ts', environment: portEnvironment({ ports: ['events', 'telephony', 'scheduler', 'storage'] }) },
   { name: 'sweeper', entry: 'functions/sweeper/handler.ts', environment: portEnvironment({ ports: ['events'] }) },
+  { name: 'transcription', entry: 'functions/transcription/handler.ts', environment: portEnvironment({ ports: ['events', 'transcription'] }) },
   // Issue 12's floor: what any function that reads the table must load.
   { name: BASELINE, entry: '.bench-bundles/baseline-entry.mjs', environment: portEnvironment({}) },
 ];

@@ -27,7 +27,7 @@ export const ROUTE_AUTHORIZATION_REASONS: Record<AuthKind, string> = {
 
 /** Why the findings the stack keeps are acknowledged, each at the narrowest construct. */
 export function acknowledgeNagFindings(stack: CallTrackingStack): void {
-  const { api, delivery, events, scheduleDeadLetters, monitoring, table, leadRunner, leadSchedulers } = stack;
+  const { api, delivery, events, scheduleDeadLetters, monitoring, table, leadRunner, leadSchedulers, transcription, transcriptionStarters } = stack;
   const apiFunctions: IFunction[] = [...Object.values(api.groupFunctions), api.fallbackFunction];
   const tableArn = `<${Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>`;
 
@@ -89,6 +89,26 @@ export function acknowledgeNagFindings(stack: CallTrackingStack): void {
       reason: "Create and delete the lead steps' one-time schedules, named per lead step at run time, in the stack's own schedule group only",
     });
   }
+
+  // Transcription (infra/constructs/transcription.ts).
+  const transcripts = `<${Stack.of(transcription).getLogicalId(transcription.bucket.node.defaultChild as CfnElement)}.Arn>/transcripts/*`;
+  const jobs = `arn:<AWS::Partition>:transcribe:${region}:${account}:transcription-job/${transcription.jobPrefix}-*`;
+  for (const fn of [...transcriptionStarters, transcription.function]) {
+    Validations.of(fn.role!).acknowledge(
+      {
+        id: `AwsSolutions-IAM5[Resource::${jobs}]`,
+        reason: "Transcription jobs are named per call or standalone transcription at run time; only this stack's job name prefix (StartTranscriptionJob for the starters, GetTranscriptionJob for the settle function)",
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::${transcripts}]`,
+        reason: "Transcripts are named per job at run time, under transcripts/ of the stack's own bucket (PutObject for the starters, since Transcribe writes with the caller's permissions; GetObject for the settle function)",
+      },
+    );
+  }
+  Validations.of(transcription.bucket).acknowledge({
+    id: 'AwsSolutions-S1',
+    reason: "Only Transcribe (for this stack's starters) writes and only the settle function reads its transcripts, which expire after a week; their jobs are in the functions' logs, and CloudTrail data events are the audit trail an operator can add",
+  });
 
   for (const { definition, route } of api.routes) Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason: ROUTE_AUTHORIZATION_REASONS[definition.auth] });
   const defaultRoute = api.httpApi.node.findChild('DefaultRoute');

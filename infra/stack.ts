@@ -9,6 +9,7 @@ import { LeadRunner } from './constructs/lead-runner.js';
 import { Monitoring } from './constructs/monitoring.js';
 import { StaleCallSweeper } from './constructs/stale-call-sweeper.js';
 import { ServiceTable } from './constructs/table.js';
+import { Transcription } from './constructs/transcription.js';
 import { routeGroups, type RouteGroup } from '../shared/http/route-groups.js';
 import type { RouteDefinition } from '../shared/http/routes.js';
 import { acknowledgeNagFindings } from './nag.js';
@@ -35,6 +36,9 @@ export class CallTrackingStack extends Stack {
   readonly staleCallSweeper: StaleCallSweeper;
   readonly delivery: EventDelivery;
   readonly leadRunner: LeadRunner;
+  readonly transcription: Transcription;
+  /** The functions that start transcription jobs (Transcription.allowStarting), for the nag acknowledgements. */
+  readonly transcriptionStarters: NodejsFunction[];
   /** The functions that schedule lead steps (LeadRunner.allowScheduling), for the nag acknowledgements. */
   readonly leadSchedulers: NodejsFunction[];
   readonly monitoring: Monitoring;
@@ -109,6 +113,19 @@ export class CallTrackingStack extends Stack {
     this.leadSchedulers.push(this.leadRunner.function);
     this.leadRunner.announceUploads(this.api.groupFunctions.schedules);
 
+    // Transcription of recordings: route groups with the transcription port start jobs; a rule brings their ends back.
+    this.transcription = new Transcription(this, 'Transcription', {
+      table: this.table,
+      eventsQueue: this.events.queue,
+      logRetention,
+      scheduleDeadLetters: this.scheduleDeadLetters,
+      jobPrefix: `calltracking-${settings.stage}`,
+    });
+    this.transcriptionStarters = (Object.keys(routeGroups) as RouteGroup[])
+      .filter((group) => ('ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : []).includes('transcription'))
+      .map((group) => this.api.groupFunctions[group]);
+    for (const fn of this.transcriptionStarters) this.transcription.allowStarting(fn);
+
     this.functions = {
       ...this.api.groupFunctions,
       fallback: this.api.fallbackFunction,
@@ -116,6 +133,7 @@ export class CallTrackingStack extends Stack {
       delivery: this.delivery.function,
       outboxSweeper: this.delivery.sweeper,
       leadRunner: this.leadRunner.function,
+      transcription: this.transcription.function,
     };
     this.monitoring = new Monitoring(this, 'Monitoring', {
       alarmEmail: settings.alarmEmail,

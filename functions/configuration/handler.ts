@@ -6,6 +6,8 @@ import { stateCallLimits } from '../../shared/resources/state-call-limits.js';
 import { tokenMatchers, visitorTokenMatchers } from '../../shared/resources/token-matchers.js';
 import { callRouterAnswerGroups, callRouterAnswers, callRouters } from '../../shared/resources/call-routers.js';
 import { callControlActions, keyPressFlowGroups, keyPressFlows } from '../../shared/resources/key-press-flows.js';
+import { agentCallDispositions, callDispositions } from '../../shared/resources/call-dispositions.js';
+import { standaloneTranscriptions, transcriptionKeywordGroups } from '../../shared/resources/transcriptions.js';
 import { visitorNumber } from './visitor-number.js';
 
 /** The call engine's configuration resources (docs/call-configuration.md). */
@@ -24,6 +26,10 @@ export const handler = createRouteGroupHandler('configuration', {
     callControlActions,
     keyPressFlows,
     keyPressFlowGroups,
+    callDispositions,
+    agentCallDispositions,
+    transcriptionKeywordGroups,
+    standaloneTranscriptions,
   ]),
   'ring_pools.visitorNumber': visitorNumber,
 });

@@ -42,6 +42,13 @@ export const CALL_COLUMNS = [
   'conversion_name',
   'direction',
   'lead_id',
+  // Dispositions and transcription (docs/call-configuration.md).
+  'call_disposition_id',
+  'disposition',
+  'transcription_status',
+  'transcription',
+  'transcription_keyword_group_ids',
+  'tags',
 ] as const;
 
 const TIMES = new Set(['created_at', 'updated_at', 'deleted_at', 'user_updated_at', 'ended_at']);

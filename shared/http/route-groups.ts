@@ -6,7 +6,7 @@ export interface RouteGroupDefinition {
   description: string;
   tableActions: readonly string[];
   /** Ports beyond the table the group's function uses; the stack wires and permits each. */
-  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler')[];
+  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler' | 'transcription')[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -33,8 +33,10 @@ export const routeGroups = {
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
   // events: team invitations go out through the outbox and the delivery function.
   buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
-  // carrier: the carrier's auth token, to check the signature of its webhooks; telephony: key press transfers and hang-ups.
-  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'carrier', 'telephony'] },
+  // carrier: the carrier's auth token, to check the signature of its webhooks; telephony: key press
+  // transfers and hang-ups; transcription: a stored recording starts its transcription
+  // (shared/call-config/recording-effects.ts).
+  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'carrier', 'telephony', 'transcription'] },
   inbound: { description: 'Inbound webhooks: ping, post, their logs, and their configuration', tableActions: CRUD },
   contacts: {
     description: 'Contacts (one caller across leads and calls), the company blacklist',
@@ -46,7 +48,13 @@ export const routeGroups = {
   schedules: { description: 'Schedules, their actions, triggers, distributions and callbacks; lead retargets; make_call', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'scheduler', 'telephony'] },
   // The call engine's configuration (docs/call-configuration.md): IVR routers, key press flows, SIP
   // headers, recording rules, state limits, token matchers, sounds, AMD flows, dispositions.
-  configuration: { description: 'Call configuration: IVR routers, key press flows, SIP headers, recording rules, state call limits, token matchers, sounds, AMD flows, dispositions', tableActions: CRUD_WITH_EVENTS },
+  // events: a disposition changes its call (call_changed); scheduler: `end_of_schedule` moves the
+  // call's lead; transcription: standalone transcriptions start Transcribe jobs.
+  configuration: {
+    description: 'Call configuration: IVR routers, key press flows, SIP headers, recording rules, state call limits, token matchers, sounds, AMD flows, dispositions',
+    tableActions: CRUD_WITH_EVENTS,
+    ports: ['events', 'scheduler', 'transcription'],
+  },
   admin: { description: 'Teams, blacklist unblock jobs, collections', tableActions: CRUD },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
   calls: {

@@ -37,6 +37,7 @@ process.env.OUTBOX_DIR ??= join(dataDir, 'outbox');
 process.env.EVENTS_ADAPTER ??= 'local';
 process.env.TELEPHONY_ADAPTER ??= 'local';
 process.env.SCHEDULER_ADAPTER ??= 'local';
+process.env.TRANSCRIPTION_ADAPTER ??= 'local';
 // Uploads of the object_storage_upload action land in DATA_DIR/objects.
 process.env.OBJECT_STORAGE_ADAPTER ??= 'local';
 process.env.OBJECT_STORAGE_DIR ??= join(dataDir, 'objects');

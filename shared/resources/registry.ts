@@ -2,6 +2,7 @@ import type { RouteGroup } from '../http/route-groups.js';
 import { buyerGroups, buyers } from './buyers.js';
 import { callRouterAnswerGroups, callRouterAnswers, callRouters } from './call-routers.js';
 import { callControlActions, keyPressFlowGroups, keyPressFlows } from './key-press-flows.js';
+import { agentCallDispositions, callDispositions } from './call-dispositions.js';
 import { accessControlLists, unblockContactJobs } from './admin.js';
 import type { ResourceDefinition } from './define.js';
 import { inboundWebhooks } from './inbound-webhooks.js';
@@ -17,6 +18,7 @@ import { scheduleActionGroups, scheduleDistributions, scheduleTriggers } from '.
 import { scheduledCallbacks } from './scheduled-callbacks.js';
 import { schedules } from './schedules.js';
 import { subscriptions } from './subscriptions.js';
+import { standaloneTranscriptions, transcriptionKeywordGroups } from './transcriptions.js';
 import { webhookManualFires } from './webhook-manual-fires.js';
 import { sipHeaderParserGroups, sipHeaderParsers, sipHeaders } from './sip-headers.js';
 import { callRecordingRules } from './call-recording-rules.js';
@@ -65,6 +67,10 @@ export const resources: readonly ResourceDefinition[] = [
   callControlActions,
   keyPressFlows,
   keyPressFlowGroups,
+  callDispositions,
+  agentCallDispositions,
+  transcriptionKeywordGroups,
+  standaloneTranscriptions,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

@@ -60,6 +60,10 @@ export const callRouterAnswers = routing({ name: 'call_router_answers', group: '
 export const callControlActions = routing({ name: 'call_control_actions', group: 'configuration', operations: ALL_OPERATIONS });
 export const keyPressFlows = routing({ name: 'key_press_flows', group: 'configuration', operations: ALL_OPERATIONS });
 export const keyPressFlowGroups = routing({ name: 'key_press_flow_groups', group: 'configuration', operations: ALL_OPERATIONS });
+export const callDispositions = routing({ name: 'call_dispositions', group: 'configuration', operations: ALL_OPERATIONS });
+export const agentCallDispositions = routing({ name: 'agent_call_dispositions', group: 'configuration', operations: ALL_OPERATIONS });
+export const transcriptionKeywordGroups = routing({ name: 'transcription_keyword_groups', group: 'configuration', operations: ALL_OPERATIONS });
+export const standaloneTranscriptions = routing({ name: 'standalone_transcriptions', group: 'configuration', operations: ['list', 'new', 'create', 'show', 'delete'] });
 
 /** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
 export const resourceRoutings: readonly ResourceRouting[] = [
@@ -98,4 +102,8 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   callControlActions,
   keyPressFlows,
   keyPressFlowGroups,
+  callDispositions,
+  agentCallDispositions,
+  transcriptionKeywordGroups,
+  standaloneTranscriptions,
 ];

@@ -99,7 +99,15 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   call_control_actions: (w) => ({ name: `${w.mark} transfer`, action_type: 'transfer', transfer_buyer_id: w.made.buyers![0]!.id }),
   key_press_flows: (w) => ({ name: `${w.mark} flow`, digits: '9', call_control_action_id: w.made.call_control_actions![0]!.id }),
   key_press_flow_groups: (w) => ({ name: `${w.mark} flows`, key_press_flow_ids: [w.made.key_press_flows![0]!.id] }),
+  call_dispositions: (w, index) => ({ name: `${w.mark} outcome`, key: `${w.mark}_${index}`, qualified: true }),
+  transcription_keyword_groups: (w) => ({ name: `${w.mark} keywords`, keywords: [w.mark, 'refund'], offer_id: w.made.offers![0]!.id }),
+  standalone_transcriptions: (w, index) => ({ recording_url: `recordings/${w.mark}-${index}.wav` }),
+  // Made after the world's calls (AFTER_CALLS): a disposition is recorded on a call.
+  agent_call_dispositions: (w, index) => ({ call_id: w.made.calls![Math.min(index, w.made.calls!.length - 1)]!.id, call_disposition_id: w.made.call_dispositions![0]!.id, notes: `${w.mark} notes` }),
 };
+
+/** Resources whose payloads name the world's calls, so they are made once the calls exist. */
+const AFTER_CALLS = new Set(['agent_call_dispositions']);
 
 /** Schedule leads (entered through the lead store) and a second schedule to retarget them into. */
 async function makeScheduleLeads(world: World, count: number): Promise<void> {
@@ -116,8 +124,9 @@ const A_MARK = () => a.mark;
 const creatable = resources.filter((resource) => resource.operations.includes('create'));
 const createPathOf = (resource: ResourceDefinition) => (resource.createPath ?? `/api/v1/${resource.name}`).replace('{id}', '0');
 
-async function createRecords(world: World, count: number): Promise<void> {
+async function createRecords(world: World, count: number, afterCalls = false): Promise<void> {
   for (const name of Object.keys(PAYLOADS)) {
+    if (AFTER_CALLS.has(name) !== afterCalls) continue;
     if (name === 'leads') {
       await makeScheduleLeads(world, count);
       continue;
@@ -169,6 +178,9 @@ beforeAll(async () => {
   // A's calls, pings (and so their logs) and a blacklisted caller; B has a call of its own.
   a.calls.push(await callInto(a, A_CALLER), await callInto(a, A_CALLER));
   b.calls.push(await callInto(b, newCaller()));
+  for (const world of [a, b]) world.made.calls = world.calls.map((placed) => ({ id: placed.callId }));
+  await createRecords(a, 3, true);
+  await createRecords(b, 1, true);
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await as(a, 'POST', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}/caller_block`)).status).toBe(200);
@@ -192,8 +204,11 @@ function resourceOf(route: RouteDefinition): ResourceDefinition | undefined {
   return resources.find((resource) => route.operation.startsWith(`${resource.name}.`));
 }
 
-/** A's record whose id B never reaches (A's third; B makes at most a second), and the id both have. */
-const aOnlyRecord = (name: string) => a.made[name]![2]!;
+/**
+ * A's record whose id B never reaches (A's third; B makes at most a second; A's calls are two,
+ * both A's own: call ids are unique across companies), and the id both have.
+ */
+const aOnlyRecord = (name: string) => a.made[name]![Math.min(2, a.made[name]!.length - 1)]!;
 const sharedId = (name: string) => b.made[name]![0]!.id as number;
 
 async function expectAUnchanged(name: string, record: Row): Promise<void> {

@@ -134,8 +134,8 @@ describe('invoke permissions', () => {
     }
   });
 
-  it('has no other permissions than those and the two schedules\'', () => {
+  it("has no other permissions than those, the two schedules' and the transcription results rule's", () => {
     const others = permissions.filter((permission) => permission.Properties.Principal !== 'apigateway.amazonaws.com');
-    expect(others.map((permission) => permission.Properties.Principal)).toEqual(['events.amazonaws.com', 'events.amazonaws.com']);
+    expect(others.map((permission) => permission.Properties.Principal)).toEqual(['events.amazonaws.com', 'events.amazonaws.com', 'events.amazonaws.com']);
   });
 });

@@ -80,8 +80,8 @@ describe('every function', () => {
   const functions = defaults.resourcesOfType('AWS::Lambda::Function');
 
   it('is traced by X-Ray and names the metrics service and namespace the dashboard reads', () => {
-    // One per route group, the fallback, the stale-call sweeper, the delivery function, the outbox sweeper and the lead runner.
-    expect(Object.keys(functions)).toHaveLength(Object.keys(routeGroups).length + 5);
+    // One per route group, the fallback, the stale-call sweeper, the delivery function, the outbox sweeper, the lead runner and the transcription settler.
+    expect(Object.keys(functions)).toHaveLength(Object.keys(routeGroups).length + 6);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
       expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
@@ -104,7 +104,8 @@ describe('every function', () => {
 
 describe('scheduled jobs', () => {
   const queueArn = { 'Fn::GetAtt': [defaults.logicalIdOf(defaults.stack.scheduleDeadLetters), 'Arn'] };
-  const scheduled = [defaults.stack.staleCallSweeper.function, defaults.stack.delivery.sweeper];
+  // The transcription settler runs on EventBridge events too (Transcribe's job state changes).
+  const scheduled = [defaults.stack.staleCallSweeper.function, defaults.stack.delivery.sweeper, defaults.stack.transcription.function];
 
   it('send runs that failed Lambda\'s retries to the schedule dead-letter queue', () => {
     const functions = defaults.resourcesOfType('AWS::Lambda::Function');
@@ -115,7 +116,7 @@ describe('scheduled jobs', () => {
 
   it('send events EventBridge could not deliver there too', () => {
     const rules = Object.values(defaults.resourcesOfType('AWS::Events::Rule'));
-    expect(rules).toHaveLength(2);
+    expect(rules).toHaveLength(3);
     for (const rule of rules) {
       const [target] = rule.Properties.Targets as { DeadLetterConfig?: unknown; RetryPolicy?: unknown }[];
       expect(target?.DeadLetterConfig).toEqual({ Arn: queueArn });

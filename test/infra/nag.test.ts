@@ -71,12 +71,13 @@ describe('cdk-nag', () => {
       expect(reason.length, `${path} ${id}`).toBeGreaterThan(30);
       expect([app.node.path, stack.node.path]).not.toContain(path);
     }
-    // The table's indexes, the schedules of the stack's own schedule group and the objects of its
-    // uploads bucket are the only wildcard resources acknowledged besides X-Ray's.
+    // The table's indexes, the schedules of the stack's own schedule group, the objects of its
+    // uploads bucket, and its transcription jobs and their transcripts are the only wildcard
+    // resources acknowledged besides X-Ray's.
     const wildcards = new Set(
       found
         .filter(({ id }) => id.startsWith('AwsSolutions-IAM5'))
-        .map(({ id }) => id.replace(/<LeadRunnerUploads\w*\.Arn>/, '<Uploads.Arn>').replace(/<Table\w+\.Arn>/, '<Table.Arn>').replace(/schedule\/[\w.-]+\/\*/, 'schedule/<group>/*')),
+        .map(({ id }) => id.replace(/<LeadRunnerUploads\w*\.Arn>/, '<Uploads.Arn>').replace(/<Table\w+\.Arn>/, '<Table.Arn>').replace(/schedule\/[\w.-]+\/\*/, 'schedule/<group>/*').replace(/<TranscriptionTranscripts\w*\.Arn>/, '<Transcripts.Arn>')),
     );
     expect(wildcards).toEqual(
       new Set([
@@ -84,6 +85,8 @@ describe('cdk-nag', () => {
         'AwsSolutions-IAM5[Resource::<Table.Arn>/index/*]',
         'AwsSolutions-IAM5[Resource::<Uploads.Arn>/*]',
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<group>/*]',
+        'AwsSolutions-IAM5[Resource::<Transcripts.Arn>/transcripts/*]',
+        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/calltracking-prod-*]',
       ]),
     );
     expect(Stack.of(stack).stackName).toBe('CallTrackingService-prod');

@@ -191,8 +191,8 @@ describe('table', () => {
 describe('functions', () => {
   const functions = resourcesOfType('AWS::Lambda::Function');
 
-  it('has one function per route group plus the fallback, the stale-call sweeper, the delivery function, the outbox sweeper and the lead runner, all on the newest Node.js Lambda offers (the bundles\' esbuild target), arm64', () => {
-    expect(Object.keys(functions)).toHaveLength(groups.length + 5);
+  it('has one function per route group plus the fallback, the stale-call sweeper, the delivery function, the outbox sweeper, the lead runner and the transcription settler, all on the newest Node.js Lambda offers (the bundles\' esbuild target), arm64', () => {
+    expect(Object.keys(functions)).toHaveLength(groups.length + 6);
     const newestNode = Runtime.ALL.map((runtime) => /^nodejs(\d+)\.x$/.exec(runtime.name)?.[1])
       .filter((major): major is string => major !== undefined)
       .map(Number)

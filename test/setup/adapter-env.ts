@@ -12,5 +12,6 @@ export function setLocalTestEnvironment(): void {
   process.env.TELEPHONY_ADAPTER = 'local';
   process.env.SCHEDULER_ADAPTER = 'local';
   process.env.OBJECT_STORAGE_ADAPTER = 'local';
+  process.env.TRANSCRIPTION_ADAPTER = 'local';
   process.env.TWILIO_AUTH_TOKEN ??= 'test-voice-auth-token';
 }

@@ -1,0 +1,98 @@
+import * as v from 'valibot';
+import { blankable, booleanParam, idParam, presentString } from '../http/param-schemas.js';
+import { defineResource } from './define.js';
+import { optionalId, optionalText } from './field-schemas.js';
+import * as routing from './routing.js';
+
+/**
+ * Call outcomes (docs/call-configuration.md, "Dispositions and transcription"):
+ * - call_dispositions: the outcomes an operator defines, each with effect flags.
+ * - agent_call_dispositions: one outcome recorded on a call; the disposition's name, colours and
+ *   flags are copied onto the record when it is written, and its effects follow
+ *   (shared/call-config/disposition-effects.ts): the call shows it, `block_caller` blacklists the
+ *   caller, `end_of_schedule` moves the call's lead to its end-of-schedule actions.
+ */
+
+/** The effect flags, in the reference's order (agent_call_dispositions' columns). */
+export const DISPOSITION_FLAGS = ['call_answered', 'agent_handled', 'buyer_handled', 'qualified', 'end_of_schedule', 'block_caller'] as const;
+
+const bounded = (max: number) => v.pipe(v.string('is not a string'), v.trim(), v.maxLength(max, `is too long (maximum is ${max} characters)`));
+const optionalBounded = (max: number) => v.optional(blankable(bounded(max)));
+/** A CSS hex colour (`#1a2b3c` or `#abc`), as the reference's text_color and background_color. */
+const color = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim(), v.regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'is not a colour like #1a2b3c'))));
+/** A short machine key (`sale`, `not_interested`), unique per company. */
+const dispositionKey = v.pipe(bounded(64), v.regex(/^[a-z0-9_]+$/, 'must be lower-case letters, digits and underscores'));
+
+const flagFields = Object.fromEntries(DISPOSITION_FLAGS.map((flag) => [flag, v.optional(booleanParam)])) as Record<(typeof DISPOSITION_FLAGS)[number], v.OptionalSchema<typeof booleanParam, undefined>>;
+
+const dispositionFields = {
+  short_name: optionalBounded(32),
+  text_color: color,
+  background_color: color,
+  offer_id: optionalId,
+  ...flagFields,
+};
+
+export const callDispositions = defineResource({
+  ...routing.callDispositions,
+  root: 'call_disposition',
+  plural: 'call_dispositions',
+  type: 'CallDisposition',
+  createSchema: v.object({ name: v.pipe(presentString, v.maxLength(100, 'is too long (maximum is 100 characters)')), key: dispositionKey, ...dispositionFields }),
+  updateSchema: v.object({ name: v.optional(v.pipe(presentString, v.maxLength(100, 'is too long (maximum is 100 characters)'))), key: v.optional(dispositionKey), ...dispositionFields }),
+  defaults: {
+    name: null,
+    short_name: null,
+    key: null,
+    text_color: null,
+    background_color: null,
+    offer_id: null,
+    ...Object.fromEntries(DISPOSITION_FLAGS.map((flag) => [flag, false])),
+  },
+  columns: ['company_id', 'name', 'short_name', 'key', 'text_color', 'background_color', 'offer_id', ...DISPOSITION_FLAGS],
+  filters: { offer_id: { schema: idParam } },
+  order: { values: ['id', 'name', 'key', 'created_at', 'updated_at'], default: 'id' },
+  fulltextFields: ['name', 'short_name', 'key'],
+  foreignKeys: { offer_id: { resource: 'offers', association: 'offer' } },
+  unique: [{ field: 'key', scope: 'company' }],
+});
+
+/** What an agent call disposition copies from its disposition when written. */
+export const COPIED_FROM_DISPOSITION = ['key', 'name', 'short_name', 'text_color', 'background_color', ...DISPOSITION_FLAGS] as const;
+
+export const agentCallDispositions = defineResource({
+  ...routing.agentCallDispositions,
+  root: 'agent_call_disposition',
+  plural: 'agent_call_dispositions',
+  type: 'AgentCallDisposition',
+  createSchema: v.object({ call_id: idParam, call_disposition_id: idParam, notes: optionalText }),
+  // The call stays the one the disposition was recorded on; another outcome or notes may follow.
+  updateSchema: v.object({ call_disposition_id: v.optional(idParam), notes: optionalText }),
+  defaults: {
+    call_id: null,
+    collaborator_id: null,
+    call_disposition_id: null,
+    has_disposition: false,
+    notes: null,
+    ...Object.fromEntries(COPIED_FROM_DISPOSITION.map((field) => [field, DISPOSITION_FLAGS.includes(field as never) ? false : null])),
+  },
+  columns: [
+    'company_id',
+    'call_id',
+    'collaborator_id',
+    'call_disposition_id',
+    'key',
+    'has_disposition',
+    ...DISPOSITION_FLAGS,
+    'notes',
+    'text_color',
+    'background_color',
+    'name',
+    'short_name',
+  ],
+  filters: { call_id: { schema: idParam }, call_disposition_id: { schema: idParam } },
+  order: { values: ['id', 'created_at', 'updated_at'], default: 'id' },
+  fulltextFields: ['name', 'notes'],
+  foreignKeys: { call_disposition_id: { resource: 'call_dispositions' } },
+  behaviour: () => import('../call-config/disposition-effects.js'),
+});
