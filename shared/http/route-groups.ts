@@ -5,8 +5,12 @@
 export interface RouteGroupDefinition {
   description: string;
   tableActions: readonly string[];
-  /** Ports beyond the table the group's function uses; the stack wires and permits each. */
-  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler')[];
+  /**
+   * Ports beyond the table the group's function uses; the stack wires and permits each.
+   * `objects`: object storage, reading, writing and deleting sound files' audio; `object_reads`:
+   * reading it only (presigned URLs are signed with the function's own role).
+   */
+  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler' | 'objects' | 'object_reads')[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -34,7 +38,8 @@ export const routeGroups = {
   // events: team invitations go out through the outbox and the delivery function.
   buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
   // carrier: the carrier's auth token, to check the signature of its webhooks.
-  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'carrier'] },
+  // object_reads: the sounds calls play are presigned S3 URLs, signed with this function's role.
+  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'carrier', 'object_reads'] },
   inbound: { description: 'Inbound webhooks: ping, post, their logs, and their configuration', tableActions: CRUD },
   contacts: {
     description: 'Contacts (one caller across leads and calls), the company blacklist',
@@ -46,7 +51,8 @@ export const routeGroups = {
   schedules: { description: 'Schedules, their actions, triggers, distributions and callbacks; lead retargets; make_call', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'scheduler', 'telephony'] },
   // The call engine's configuration (docs/call-configuration.md): IVR routers, key press flows, SIP
   // headers, recording rules, state limits, token matchers, sounds, AMD flows, dispositions.
-  configuration: { description: 'Call configuration: IVR routers, key press flows, SIP headers, recording rules, state call limits, token matchers, sounds, AMD flows, dispositions', tableActions: CRUD_WITH_EVENTS },
+  // objects: sound files' audio (uploads, the carrier's downloads, deletes).
+  configuration: { description: 'Call configuration: IVR routers, key press flows, SIP headers, recording rules, state call limits, token matchers, sounds, AMD flows, dispositions', tableActions: CRUD_WITH_EVENTS, ports: ['objects'] },
   admin: { description: 'Teams, blacklist unblock jobs, collections', tableActions: CRUD },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
   calls: {
