@@ -127,8 +127,9 @@ export async function fill(context: HookContext, order: StoredRecord): Promise<R
   let failed = false;
   try {
     const prefix = await prefixOf(companyId, order);
-    while (ids.length < quantity && !failed) {
-      if (ids.length > 0 && performance.now() - started > budgetMs()) break;
+    // At least one number per request, so a resume always makes progress.
+    for (let bought = 0; ids.length < quantity && !failed; bought++) {
+      if (bought > 0 && performance.now() - started > budgetMs()) break;
       try {
         ids.push(await buyOne(context, order, prefix));
       } catch (error) {

@@ -15,6 +15,7 @@ import { storeLead } from '../fixtures/stored-leads.js';
 import { enterSchedule } from '../fixtures/schedules.js';
 import { placedCalls, VOICE_TOKEN } from '../fixtures/voice.js';
 import { wavBase64 } from '../fixtures/audio.js';
+import { fileNumberRange } from '../fixtures/number-range.js';
 import { getRecord } from '../../shared/db/records.js';
 
 /**
@@ -93,7 +94,7 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   sound_playlists: (w) => ({ name: `${w.mark} playlist`, sound_file_ids: [w.made.sound_files![0]!.id], loop: 2 }),
   // One flow per offer: each of A's flows has an offer of its own.
   offer_amd_flows: (w, index) => ({ name: `${w.mark} amd`, offer_id: w.made.offers![Math.min(index, w.made.offers!.length - 1)]!.id, action: 'leave_message', sound_file_id: w.made.sound_files![0]!.id }),
-  number_order_prefixes: (w) => ({ name: `${w.mark} prefix`, prefix: '415555' }),
+  number_order_prefixes: (w) => ({ name: `${w.mark} prefix`, prefix: `${fileNumberRange().areaCode}555` }),
   number_orders: (w, index) => ({ name: `${w.mark} order`, ...(index === 8 ? {} : { quantity: 1, number_order_prefix_id: w.made.number_order_prefixes![0]!.id, offer_id: w.made.offers![0]!.id }) }),
 };
 
