@@ -53,8 +53,8 @@ describe('cdk-nag', () => {
       expect(reason.length, `${path} ${id}`).toBeGreaterThan(30);
       expect([app.node.path, stack.node.path]).not.toContain(path);
     }
-    // The table's indexes, the schedules of the stack's own schedule group and the objects of its
-    // uploads bucket are the only wildcard resources acknowledged besides X-Ray's.
+    // The table's indexes, the schedules of the stack's own schedule group, the objects of its
+    // uploads bucket and its sound files' prefix are the only wildcard resources acknowledged besides X-Ray's.
     const wildcards = new Set(
       found
         .filter(({ id }) => id.startsWith('AwsSolutions-IAM5'))
@@ -65,6 +65,7 @@ describe('cdk-nag', () => {
         'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-IAM5[Resource::<Table.Arn>/index/*]',
         'AwsSolutions-IAM5[Resource::<Uploads.Arn>/*]',
+        'AwsSolutions-IAM5[Resource::<Uploads.Arn>/sounds/*]',
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<group>/*]',
       ]),
     );
