@@ -1,5 +1,4 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { objectStorage } from '../adapters/object-storage.js';
 import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
 import { getRecord, getRecords } from '../db/records.js';
@@ -34,9 +33,17 @@ export function servedAudioUrl(playbackToken: string, env: NodeJS.ProcessEnv = p
   return `${publicApiBase(env)}/api/v1/sound_files/audio/${encodeURIComponent(playbackToken)}`;
 }
 
+/**
+ * The object storage adapter, loaded on first use: the voice function imports this module, and
+ * only calls that play a sound should pay for loading the S3 client.
+ */
+async function storage() {
+  return (await import('../adapters/object-storage.js')).objectStorage();
+}
+
 async function urlOf(file: Record<string, unknown>): Promise<string | undefined> {
   if (typeof file.storage_key !== 'string' || typeof file.playback_token !== 'string') return undefined;
-  return (await objectStorage().presignedGetUrl(file.storage_key, PLAYBACK_URL_SECONDS)) ?? servedAudioUrl(file.playback_token);
+  return (await (await storage()).presignedGetUrl(file.storage_key, PLAYBACK_URL_SECONDS)) ?? servedAudioUrl(file.playback_token);
 }
 
 /**
@@ -80,7 +87,7 @@ export const serveAudio: Operation = async (request) => {
   const found = await db.send(new GetCommand({ TableName: tableName, Key: keys.globalLookup('sound_files', 'playback_token', token) }));
   const key = found.Item?.storage_key;
   if (typeof key !== 'string') throw new NotFoundError();
-  const bytes = await objectStorage().get(key);
+  const bytes = await (await storage()).get(key);
   if (!bytes) {
     logger.warn('a sound file’s audio is missing from object storage', { key });
     throw new NotFoundError();
