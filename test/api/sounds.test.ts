@@ -53,6 +53,9 @@ describe('sound files', () => {
     const file = recordOf(await upload(company, { name: 'Hold', content_type: 'audio/mpeg', audio_base64: mp3Bytes(16_000).toString('base64') }), 'sound_file');
     expect(file).toMatchObject({ content_type: 'audio/mpeg', size_bytes: 16_000, duration_seconds: 1 });
     expect(file.storage_key).toMatch(/\.mp3$/);
+    // Wrapped in the root node, as Rails-style clients send it, the long field is still allowed.
+    const wrapped = recordOf(await upload(company, { sound_file: { name: 'Wrapped', audio_base64: mp3Bytes(40_000).toString('base64') } }), 'sound_file');
+    expect(wrapped).toMatchObject({ name: 'Wrapped', size_bytes: 40_000, duration_seconds: 2.5 });
   });
 
   it('refuses a body that is not audio, a declared type the bytes contradict, bad base64 and a missing name, storing nothing', async () => {
