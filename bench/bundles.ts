@@ -79,7 +79,7 @@ function portEnvironment(definition: { ports?: readonly string[] }): Record<stri
     Object.assign(env, { SCHEDULER_ADAPTER: 'aws', LEAD_SCHEDULE_GROUP: 'bench', LEAD_RUNNER_ARN: 'arn:aws:lambda:us-east-1:000000000000:function:bench', LEAD_SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/bench' });
     Object.assign(env, { LEAD_STEPS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/steps', LEAD_RUNNER_DLQ_ARN: 'arn:aws:sqs:us-east-1:000000000000:dlq' });
   }
-  if (ports.includes('storage')) Object.assign(env, { OBJECT_STORAGE_ADAPTER: 's3', OBJECT_STORAGE_BUCKET: 'bench' });
+  if (ports.includes('storage') || ports.includes('objects') || ports.includes('object_reads')) Object.assign(env, { OBJECT_STORAGE_ADAPTER: 's3', OBJECT_STORAGE_BUCKET: 'bench' });
   if (ports.includes('transcription')) Object.assign(env, { TRANSCRIPTION_ADAPTER: 'aws', TRANSCRIPTS_BUCKET: 'bench', TRANSCRIPTION_JOB_PREFIX: 'calltracking-bench' });
   return env;
 }

@@ -2,6 +2,8 @@ import { Stack, Token, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
+import { SOUND_KEY_PREFIX } from '../shared/call-config/sound-audio.js';
+import { routeGroups } from '../shared/http/route-groups.js';
 import type { AuthKind } from '../shared/http/routes.js';
 import type { CallTrackingStack } from './stack.js';
 
@@ -22,7 +24,7 @@ export const ROUTE_AUTHORIZATION_REASONS: Record<AuthKind, string> = {
   secure_token: 'Authorised in the function by the secure token in the path (a per-call capability URL)',
   ping: "Public by design: a partner's ping or post, found by the inbound webhook's vanity name; throttled per route",
   carrier: "Public by design: the voice carrier's webhooks, authenticated in the function by the carrier's request signature",
-  none: 'Public by design: CORS preflight of the partner routes',
+  none: "Public by design: CORS preflight of the partner routes, the API's own documentation, and sound files' audio for the carrier (authorised by the file's unguessable token in the path)",
 };
 
 /** Why the findings the stack keeps are acknowledged, each at the narrowest construct. */
@@ -77,8 +79,17 @@ export function acknowledgeNagFindings(stack: CallTrackingStack): void {
   });
   Validations.of(leadRunner.uploads).acknowledge({
     id: 'AwsSolutions-S1',
-    reason: 'Only the lead runner writes to the uploads bucket (its role is the one principal with PutObject, no reads); its writes are in the runner\'s logs, and CloudTrail data events are the audit trail an operator can add',
+    reason: 'Only the lead runner writes lead exports (PutObject, no reads), and only the configuration function writes sound files under sounds/; their writes are in their logs, and CloudTrail data events are the audit trail an operator can add',
   });
+  // Sound files' audio (route-group ports objects and object_reads), keyed per company and upload at run time.
+  for (const group of Object.keys(api.groupFunctions) as Array<keyof typeof api.groupFunctions>) {
+    const ports: readonly string[] = (routeGroups[group] as { ports?: readonly string[] }).ports ?? [];
+    if (!ports.includes('objects') && !ports.includes('object_reads')) continue;
+    Validations.of(api.groupFunctions[group].role!).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${uploadsArn}/${SOUND_KEY_PREFIX}*]`,
+      reason: "Sound files' audio, named per company and upload at run time, under the sounds/ prefix of the stack's own bucket only (not the lead exports)",
+    });
+  }
   // cdk-nag names the ARN as synthesized: pseudo parameters unless the stack has a fixed environment.
   const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
   const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;

@@ -112,6 +112,12 @@ export class CallTrackingStack extends Stack {
     for (const fn of this.leadSchedulers) this.leadRunner.allowScheduling(fn);
     this.leadSchedulers.push(this.leadRunner.function);
     this.leadRunner.announceUploads(this.api.groupFunctions.schedules);
+    // Sound files' audio lives in the same bucket, under its own prefix (route-group ports objects, object_reads).
+    for (const group of Object.keys(routeGroups) as RouteGroup[]) {
+      const ports: readonly string[] = 'ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : [];
+      if (ports.includes('objects')) this.leadRunner.allowSoundObjects(this.api.groupFunctions[group], 'write');
+      else if (ports.includes('object_reads')) this.leadRunner.allowSoundObjects(this.api.groupFunctions[group], 'read');
+    }
 
     // Transcription of recordings: route groups with the transcription port start jobs; a rule brings their ends back.
     this.transcription = new Transcription(this, 'Transcription', {

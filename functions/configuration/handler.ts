@@ -1,3 +1,4 @@
+import { serveAudio } from '../../shared/call-config/sounds.js';
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { callRecordingRules } from '../../shared/resources/call-recording-rules.js';
 import { groupOperations } from '../../shared/resources/engine.js';
@@ -8,6 +9,8 @@ import { callRouterAnswerGroups, callRouterAnswers, callRouters } from '../../sh
 import { callControlActions, keyPressFlowGroups, keyPressFlows } from '../../shared/resources/key-press-flows.js';
 import { agentCallDispositions, callDispositions } from '../../shared/resources/call-dispositions.js';
 import { standaloneTranscriptions, transcriptionKeywordGroups } from '../../shared/resources/transcriptions.js';
+import { offerAmdFlows } from '../../shared/resources/offer-amd-flows.js';
+import { soundFiles, soundPlaylists } from '../../shared/resources/sound-files.js';
 import { visitorNumber } from './visitor-number.js';
 
 /** The call engine's configuration resources (docs/call-configuration.md). */
@@ -30,6 +33,10 @@ export const handler = createRouteGroupHandler('configuration', {
     agentCallDispositions,
     transcriptionKeywordGroups,
     standaloneTranscriptions,
+    soundFiles,
+    soundPlaylists,
+    offerAmdFlows,
   ]),
   'ring_pools.visitorNumber': visitorNumber,
+  'sound_files.audio': serveAudio,
 });

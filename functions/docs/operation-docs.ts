@@ -244,6 +244,13 @@ export const operationDocs: Record<string, OperationDoc> = {
     response: { record: 'visitor_number', rows: { name: 'VisitorNumber', columns: ['phone_number_id', 'number', 'ring_pool_id', 'tokens', 'held_until'] } },
     errors: [404, 422],
   },
+  'number_orders.resume': {
+    summary: 'Go on filling a number order',
+    description: 'Buys the numbers an in_progress order still lacks, as far as one request may (docs/call-configuration.md); 409 when the order is finished or another request is filling it.',
+    pathParams: { id: { description: "The order's id." } },
+    response: { record: 'number_order', rows: { resource: 'number_orders' } },
+    errors: [409],
+  },
   'calls.list': {
     summary: 'List calls',
     description: 'Newest first: by page, or by cursor (`cursor=-1` starts at the newest); 30 days before `created_at_to` unless `created_at_from` is given.',
@@ -322,6 +329,12 @@ export const operationDocs: Record<string, OperationDoc> = {
     summary: 'A script of the reference page',
     pathParams: { name: { description: 'The file name, with a hash of its content (the page names it).' } },
     response: { status: 200, description: 'The script; kept by caches for a year (its name changes with its content), gzipped when accepted.', content: { 'text/javascript': { type: 'string' } } },
+  },
+  'sound_files.audio': {
+    summary: "A sound file's audio, for the carrier",
+    description: 'No credentials: the path carries the file\'s unguessable playback token, which the service puts in the <Play> URLs it gives the carrier when object storage has no URLs of its own (docs/call-configuration.md).',
+    pathParams: { token: { description: "The sound file's playback token." } },
+    response: { status: 200, description: 'The audio bytes, with the content type they were uploaded as.', content: { 'audio/mpeg': { type: 'string', format: 'binary' }, 'audio/wav': { type: 'string', format: 'binary' } } },
   },
   'docs.home': {
     summary: 'The service root',

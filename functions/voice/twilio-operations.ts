@@ -1,3 +1,5 @@
+import { machineAnswered } from '../../shared/call-config/amd-flows.js';
+import { whisperSounds, withHoldSounds } from '../../shared/call-config/call-sounds.js';
 import { buyerAnswered, dialResult, finishCall, outboundAnswered, recordingReady, startCall, UnknownCallError, type DialOutcome } from '../../shared/calls/call-flow.js';
 import { recordingStored } from '../../shared/call-config/recording-effects.js';
 import { sipHeaderFields } from '../../shared/call-config/inbound-tokens.js';
@@ -57,7 +59,7 @@ export const incoming: Operation = async (request) => {
     sipHeaders: sipHeaderFields(request.params),
     at: request.now,
   });
-  return xml(twimlFor(instruction, { base: voiceBase(request) }));
+  return xml(await withHoldSounds(instruction, twimlFor(instruction, { base: voiceBase(request) }), request.now));
 };
 
 const DIAL_OUTCOMES = new Set(['completed', 'answered', 'no-answer', 'busy', 'failed', 'canceled']);
@@ -71,7 +73,10 @@ export const dialAction: Operation = async (request) => {
   const duration = secondsField(request.params, 'DialCallDuration');
   return xml(
     await orNeutral(
-      async () => twimlFor(await dialResult(ids.companyId, ids.callId, ids.attempt, outcome, duration, request.now), { base: voiceBase(request) }),
+      async () => {
+        const next = await dialResult(ids.companyId, ids.callId, ids.attempt, outcome, duration, request.now);
+        return withHoldSounds(next, twimlFor(next, { base: voiceBase(request) }), request.now);
+      },
       HANGUP_TWIML,
     ),
   );
@@ -103,9 +108,10 @@ export const callStatus: Operation = async (request) => {
 
 /** `whisper`: asks a buyer that must press 1 to accept; hangs up on them when the call is gone. */
 export const whisper: Operation = async (request) => {
-  if (!(await isLive(callbackIds(request.params)))) return xml(HANGUP_TWIML);
+  const ids = callbackIds(request.params);
+  if (!(await isLive(ids))) return xml(HANGUP_TWIML);
   const url = request.url.replace('/whisper?', '/whisper_result?');
-  return xml(whisperTwiml(url));
+  return xml(whisperTwiml(url, await whisperSounds(ids!.companyId, ids!.callId, request.now)));
 };
 
 /** `whisper_result`: 1 connects the caller to a live call; anything else declines it for this buyer. */
@@ -127,10 +133,13 @@ export const outboundAnswer: Operation = async (request) => {
   const callSid = carrierCallId(request.params.CallSid);
   const found = callSid ? await findCallByCarrierId('twilio', callSid) : undefined;
   if (!found) return xml(HANGUP_TWIML);
+  // A machine answered: the offer's answering machine flow, not a buyer.
+  const machine = await machineAnswered(found.companyId, found.call, textField(request.params, 'AnsweredBy'), request.now);
+  if (machine) return xml(machine);
   const instruction = await orNeutral(async () => {
     const next = await outboundAnswered(found.companyId, found.call.id, request.now);
     if (next.kind === 'hangup' && next.reason === 'no_buyer') return sayThenHangupTwiml(NO_BUYER_MESSAGE);
-    return twimlFor(next, { base: voiceBase(request) });
+    return withHoldSounds(next, twimlFor(next, { base: voiceBase(request) }), request.now);
   }, HANGUP_TWIML);
   return xml(instruction);
 };

@@ -9,6 +9,7 @@ import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { SOUND_KEY_PREFIX } from '../../shared/call-config/sound-audio.js';
 import { routeGroups } from '../../shared/http/route-groups.js';
 import { deadLetterDepthAlarm } from './events-queue.js';
 import { createServiceFunction } from './function-defaults.js';
@@ -134,6 +135,17 @@ export class LeadRunner extends Construct {
   announceUploads(fn: NodejsFunction): void {
     fn.addEnvironment('OBJECT_STORAGE_ADAPTER', 's3');
     fn.addEnvironment('OBJECT_STORAGE_BUCKET', this.uploads.bucketName);
+  }
+
+  /**
+   * Lets a function reach sound files' audio in the uploads bucket (the `objects` and
+   * `object_reads` route-group ports): the storage settings, and GetObject (with `write`, also
+   * PutObject and DeleteObject) on the sounds prefix only, never the lead exports beside it.
+   */
+  allowSoundObjects(fn: NodejsFunction, access: 'read' | 'write'): void {
+    this.announceUploads(fn);
+    const actions = access === 'write' ? ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'] : ['s3:GetObject'];
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [this.uploads.arnForObjects(`${SOUND_KEY_PREFIX}*`)] }));
   }
 
   /** The ARN pattern of the schedules of this stack's group. */

@@ -8,8 +8,9 @@ import { OBJECT_STORAGE_BUCKET_SETTING, objectStorageMissingSetting } from './ob
 
 /**
  * OBJECT_STORAGE_ADAPTER: `s3` (default; OBJECT_STORAGE_BUCKET) or `local` (files under
- * OBJECT_STORAGE_DIR, default DATA_DIR/objects). In a module of its own so only the lead runner
- * loads the S3 client (the API checks the settings through object-storage-settings.ts).
+ * OBJECT_STORAGE_DIR, default DATA_DIR/objects). In a module of its own so only what stores or
+ * plays objects loads the S3 client: the lead runner, sound files' behaviour, and sounds.ts on
+ * first use (the API checks the settings through object-storage-settings.ts).
  */
 export function createObjectStorage(env: NodeJS.ProcessEnv = process.env): ObjectStoragePort {
   const missing = objectStorageMissingSetting(env);

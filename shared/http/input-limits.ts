@@ -29,6 +29,17 @@ export const INPUT_LIMITS = {
   numberPrecision: 1e-9,
 } as const;
 
+/**
+ * A route that takes one large field (a sound file's base64 audio): its body may be larger than
+ * `bodyBytes` above, and that one top-level field (or the same field inside the resource's root
+ * node) longer than `stringChars`. Declared on the route (shared/http/routes.ts), nowhere else.
+ */
+export interface LargeFieldLimit {
+  field: string;
+  bodyBytes: number;
+  chars: number;
+}
+
 /** Keys that could reach an object's prototype when copied with assignment: dropped wherever they appear. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -71,7 +82,7 @@ function describeNumberProblem(value: number): string | undefined {
  * overflow the stack) and returns a copy without prototype keys. Problems are collected per
  * field path and thrown together as one 422.
  */
-export function boundParams(input: Params): Params {
+export function boundParams(input: Params, largeField?: LargeFieldLimit): Params {
   const errors: FieldErrors = {};
   const fail = (path: string, message: string) => addFieldError(errors, path || 'base', message, 3);
   const root: Params = {};
@@ -98,7 +109,8 @@ export function boundParams(input: Params): Params {
       }
       let copy: unknown = value;
       if (typeof value === 'string') {
-        if (value.length > INPUT_LIMITS.stringChars) fail(fieldPath, `is too long (maximum is ${INPUT_LIMITS.stringChars} characters)`);
+        const chars = largeField && key === largeField.field && depth <= 1 ? largeField.chars : INPUT_LIMITS.stringChars;
+        if (value.length > chars) fail(fieldPath, `is too long (maximum is ${chars} characters)`);
       } else if (typeof value === 'number') {
         const problem = describeNumberProblem(value);
         if (problem) fail(fieldPath, problem);

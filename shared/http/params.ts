@@ -17,10 +17,10 @@ export function parseQuery(rawQueryString: string | undefined): Params {
  * Parses a request body by content type. A body that looks like JSON is read as JSON whatever
  * the header says, because `curl -d '{...}'` labels it as a form.
  */
-export function parseBody(body: string | undefined, contentType: string | undefined): Params {
+export function parseBody(body: string | undefined, contentType: string | undefined, bodyBytes: number = INPUT_LIMITS.bodyBytes): Params {
   if (body === undefined || body.trim() === '') return {};
-  if (Buffer.byteLength(body, 'utf8') > INPUT_LIMITS.bodyBytes) {
-    throw new PayloadTooLargeError('body', `is larger than ${INPUT_LIMITS.bodyBytes} bytes`);
+  if (Buffer.byteLength(body, 'utf8') > bodyBytes) {
+    throw new PayloadTooLargeError('body', `is larger than ${bodyBytes} bytes`);
   }
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const looksLikeJson = /^\s*[[{]/.test(body);

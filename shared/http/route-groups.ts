@@ -5,8 +5,12 @@
 export interface RouteGroupDefinition {
   description: string;
   tableActions: readonly string[];
-  /** Ports beyond the table the group's function uses; the stack wires and permits each. */
-  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler' | 'transcription')[];
+  /**
+   * Ports beyond the table the group's function uses; the stack wires and permits each.
+   * `objects`: object storage, reading, writing and deleting sound files' audio; `object_reads`:
+   * reading it only (presigned URLs are signed with the function's own role).
+   */
+  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler' | 'transcription' | 'objects' | 'object_reads')[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -35,8 +39,9 @@ export const routeGroups = {
   buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
   // carrier: the carrier's auth token, to check the signature of its webhooks; telephony: key press
   // transfers and hang-ups; transcription: a stored recording starts its transcription
-  // (shared/call-config/recording-effects.ts).
-  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'carrier', 'telephony', 'transcription'] },
+  // (shared/call-config/recording-effects.ts); object_reads: the sounds calls play are presigned
+  // S3 URLs, signed with this function's role.
+  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'carrier', 'telephony', 'transcription', 'object_reads'] },
   inbound: { description: 'Inbound webhooks: ping, post, their logs, and their configuration', tableActions: CRUD },
   contacts: {
     description: 'Contacts (one caller across leads and calls), the company blacklist',
@@ -49,11 +54,12 @@ export const routeGroups = {
   // The call engine's configuration (docs/call-configuration.md): IVR routers, key press flows, SIP
   // headers, recording rules, state limits, token matchers, sounds, AMD flows, dispositions.
   // events: a disposition changes its call (call_changed); scheduler: `end_of_schedule` moves the
-  // call's lead; transcription: standalone transcriptions start Transcribe jobs.
+  // call's lead; transcription: standalone transcriptions start Transcribe jobs; objects: sound
+  // files' audio (uploads, the carrier's downloads, deletes).
   configuration: {
     description: 'Call configuration: IVR routers, key press flows, SIP headers, recording rules, state call limits, token matchers, sounds, AMD flows, dispositions',
     tableActions: CRUD_WITH_EVENTS,
-    ports: ['events', 'scheduler', 'transcription'],
+    ports: ['events', 'scheduler', 'transcription', 'objects'],
   },
   admin: { description: 'Teams, blacklist unblock jobs, collections', tableActions: CRUD },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },

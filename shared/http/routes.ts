@@ -9,6 +9,7 @@
  * `{param}` syntax so the route key is the same string in every mode.
  */
 import { type ResourceRouting, resourceRoutings } from '../resources/routing.js';
+import type { LargeFieldLimit } from './input-limits.js';
 import type { RouteGroup } from './route-groups.js';
 
 export { routeGroups, type RouteGroup } from './route-groups.js';
@@ -31,6 +32,8 @@ export interface RouteDefinition {
   auth: AuthKind;
   /** Name of the operation inside the group's function. */
   operation: string;
+  /** A larger body and one long field (uploads); others keep INPUT_LIMITS. */
+  largeField?: LargeFieldLimit;
 }
 
 const API = '/api/v1';
@@ -56,7 +59,7 @@ export function resourceRoutes(resource: ResourceRouting): RouteDefinition[] {
         out.push(route('GET', resource.newPath ?? `${base}/new`, 'new'));
         break;
       case 'create':
-        out.push(route('POST', resource.createPath ?? base, 'create'));
+        out.push({ ...route('POST', resource.createPath ?? base, 'create'), ...(resource.createLargeField ? { largeField: resource.createLargeField } : {}) });
         break;
       case 'show':
         out.push(route('GET', `${base}/{id}`, 'show'));
@@ -100,6 +103,9 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'GET', path: `${API}/phone_numbers/search`, group: 'numbers', auth: 'basic', operation: 'phone_numbers.search' },
   // Dynamic number insertion: a ring pool number for a landing-page visitor (docs/call-configuration.md).
   { method: 'POST', path: `${API}/ring_pools/{id}/visitor_number`, group: 'configuration', auth: 'basic', operation: 'ring_pools.visitorNumber' },
+  { method: 'POST', path: `${API}/number_orders/{id}/resume`, group: 'numbers', auth: 'basic', operation: 'number_orders.resume' },
+  // A sound file's audio for the carrier, authorised by the file's playback token in the path.
+  { method: 'GET', path: `${API}/sound_files/audio/{token}`, group: 'configuration', auth: 'none', operation: 'sound_files.audio' },
   { method: 'GET', path: `${API}/lead_retarget_logs`, group: 'schedules', auth: 'basic', operation: 'lead_retarget_logs.list' },
   // Calls. Literal segments beat `{id}` (live_calls, send_key_press); `{id}` is an id or a uuid.
   { method: 'GET', path: `${API}/calls`, group: 'calls', auth: 'basic', operation: 'calls.list' },

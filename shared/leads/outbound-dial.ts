@@ -4,6 +4,7 @@ import { conversionTerms } from '../buyers/conversion-terms.js';
 import { currentCounters, periodKeys } from '../buyers/counter-model.js';
 import { buyerLimits, buyerTimeZone } from '../buyers/limits.js';
 import { startOutboundCall } from '../calls/call-flow.js';
+import { detectsMachines } from '../call-config/amd-flows.js';
 import { liveCalls } from '../calls/call-store.js';
 import { decideBuyerConversion } from '../calls/conversions.js';
 import { isBlacklisted } from '../contacts/blacklist.js';
@@ -155,6 +156,8 @@ export async function placeOutboundCall(companyId: number, target: OutboundTarge
       answerUrl: `${base}/outbound_answer`,
       statusUrl: `${base}/status`,
       timeoutSeconds: OUTBOUND_RING_SECONDS,
+      // The offer's answering machine flow decides what a machine gets (shared/call-config/amd-flows.ts).
+      ...((await detectsMachines(companyId, target.offerId)) ? { machineDetection: true } : {}),
     }));
   } catch (error) {
     logger.error('the carrier refused an outbound call', { companyId, leadId: target.leadId, error });

@@ -12,9 +12,10 @@ import { simulateCall, simulateOutboundCall, type SimulatorStep } from './call-s
  * unless `--buyer-keys` says otherwise, is what a press-1-to-accept buyer presses; `--press`
  * is what the caller presses once a buyer answered (key press flows).
  *
- * `npm run call -- --placed [--sid <carrier call id>] [--lead-no-answer] [buyer options as above]`
+ * `npm run call -- --placed [--sid <carrier call id>] [--lead-no-answer] [--machine | --answered-by <AnsweredBy>] [buyer options as above]`
  * plays the callee of an outbound call the service placed (a schedule's dial, make_call): the
- * newest one in DATA_DIR/outbox/calls.jsonl, or the one named.
+ * newest one in DATA_DIR/outbox/calls.jsonl, or the one named. `--machine` answers as an
+ * answering machine (AnsweredBy=machine_end_beep; --answered-by sends another verdict), for the offer's AMD flow.
  */
 const { values } = parseArgs({
   options: {
@@ -33,6 +34,8 @@ const { values } = parseArgs({
     placed: { type: 'boolean', default: false },
     sid: { type: 'string' },
     'lead-no-answer': { type: 'boolean', default: false },
+    machine: { type: 'boolean', default: false },
+    'answered-by': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -40,7 +43,7 @@ const { values } = parseArgs({
 const placedArg = values.placed ? (values.sid ?? 'latest') : undefined;
 if (values.help || (!placedArg && (!values.from || !values.to))) {
   console.error('usage: npm run call -- --from <caller> --to <tracking number> [--answer-after s] [--talk s] [--no-answer] [--no-answer-first n] [--keys 1] [--buyer-keys 1] [--press 9] [--sip-header X-Name=value] [--from-state CA]');
-  console.error('       npm run call -- --placed [--sid <carrier call id>] [--lead-no-answer] [--answer-after s] [--talk s] [--no-answer] [--no-answer-first n]');
+  console.error('       npm run call -- --placed [--sid <carrier call id>] [--lead-no-answer] [--machine | --answered-by <AnsweredBy>] [--answer-after s] [--talk s] [--no-answer] [--no-answer-first n]');
   process.exit(values.help ? 0 : 2);
 }
 
@@ -77,7 +80,7 @@ if (placedArg) {
     process.exit(2);
   }
   console.log(`Playing the lead ${placed.to} called from ${placed.from} (${placed.carrierCallId})`);
-  const result = await simulateOutboundCall({ baseUrl, authToken, placed, answer: values['lead-no-answer'] ? 'no-answer' : true, buyers, onStep });
+  const result = await simulateOutboundCall({ baseUrl, authToken, placed, answer: values['lead-no-answer'] ? 'no-answer' : true, buyers, onStep, answeredBy: values['answered-by'] ?? (values.machine ? 'machine_end_beep' : undefined) });
   console.log(`\n${result.outcome}; dialed ${result.dialed.join(', ') || 'nobody'}`);
   process.exit(0);
 }

@@ -201,14 +201,18 @@ export interface SimulatedOutboundCall {
   answerAfter?: number;
   /** Once the callee answered: how the buyer of each dial attempt behaves, as for inbound calls. */
   buyers: BuyerBehaviour[];
+  /** The carrier's machine detection verdict sent with the answer (AnsweredBy: human, machine_end_beep...); unset, none is sent. */
+  answeredBy?: string;
   onStep?: (step: SimulatorStep) => void;
 }
 
 export interface OutboundSimulationResult {
   callSid: string;
   dialed: string[];
-  /** unanswered: the callee did not pick up; no_buyer: answered, nobody took it (hung up with a message). */
-  outcome: 'unanswered' | 'no_buyer' | 'completed' | 'no_answer';
+  /** unanswered: the callee did not pick up; no_buyer: answered, nobody took it (hung up with a message); machine: a machine answered and got the offer's flow. */
+  outcome: 'unanswered' | 'no_buyer' | 'completed' | 'no_answer' | 'machine';
+  /** The service's answer to the answer webhook (TwiML), when the callee answered. */
+  answer?: string;
   steps: SimulatorStep[];
 }
 
@@ -228,8 +232,9 @@ export async function simulateOutboundCall(options: SimulatedOutboundCall): Prom
     await post(placed.statusUrl, { ...common, CallStatus: options.answer, CallDuration: '0' });
     return { callSid, dialed: [], outcome: 'unanswered', steps };
   }
-  const first = await post(placed.answerUrl, { ...common, CallStatus: 'in-progress' });
+  const first = await post(placed.answerUrl, { ...common, CallStatus: 'in-progress', ...(options.answeredBy ? { AnsweredBy: options.answeredBy } : {}) });
   const { dialed, elapsed, talked } = await playDials(post, options.baseUrl, first, options.buyers, common, callSid);
   await post(placed.statusUrl, { ...common, CallStatus: 'completed', CallDuration: String(ringing + elapsed) });
-  return { callSid, dialed, outcome: dialed.length === 0 ? 'no_buyer' : talked ? 'completed' : 'no_answer', steps };
+  const machine = options.answeredBy !== undefined && options.answeredBy !== 'human' && options.answeredBy !== 'unknown' && dialed.length === 0;
+  return { callSid, dialed, outcome: machine ? 'machine' : dialed.length === 0 ? 'no_buyer' : talked ? 'completed' : 'no_answer', answer: first, steps };
 }

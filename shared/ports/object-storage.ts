@@ -1,8 +1,17 @@
 /**
- * Stores objects (the object_storage_upload schedule action's lead JSON). AWS: S3 PutObject into
- * OBJECT_STORAGE_BUCKET; local and tests: files under OBJECT_STORAGE_DIR (default DATA_DIR/objects).
- * A put of the same key replaces the object, so a repeated upload is harmless.
+ * Stores objects: the object_storage_upload schedule action's lead JSON, and sound files' audio.
+ * AWS: S3 in OBJECT_STORAGE_BUCKET; local and tests: files under OBJECT_STORAGE_DIR (default
+ * DATA_DIR/objects). A put of the same key replaces the object, so a repeated upload is harmless.
  */
 export interface ObjectStoragePort {
-  put(object: { key: string; body: string; contentType: string }): Promise<{ location: string }>;
+  put(object: { key: string; body: string | Uint8Array; contentType: string }): Promise<{ location: string }>;
+  /** The object's bytes, or undefined when there is none under the key. */
+  get(key: string): Promise<Uint8Array | undefined>;
+  /** Removes the object; removing one that is not there is not an error. */
+  delete(key: string): Promise<void>;
+  /**
+   * A URL anyone holding it can GET the object with until it expires (S3: a presigned GetObject),
+   * or undefined when the store has no URLs of its own (local files: the service serves them).
+   */
+  presignedGetUrl(key: string, expiresInSeconds: number): Promise<string | undefined>;
 }

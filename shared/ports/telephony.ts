@@ -8,6 +8,11 @@ export interface OutboundCallRequest {
   statusUrl: string;
   /** Seconds to ring the callee before giving up. */
   timeoutSeconds: number;
+  /**
+   * Ask the carrier whether a person or a machine answered, waiting for a machine's greeting to
+   * end, and tell the answer webhook (AnsweredBy) — the offer has an answering machine flow.
+   */
+  machineDetection?: boolean;
 }
 
 export interface OutboundSms {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
-import { idListParam, optionalText, timeZoneParam } from './field-schemas.js';
+import { idListParam, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
 import * as routing from './routing.js';
 
 /**
@@ -13,6 +13,13 @@ import * as routing from './routing.js';
  */
 const token = () => randomBytes(16).toString('hex');
 
+/**
+ * Sounds of the offer's calls (docs/call-configuration.md, "Sounds, answering machines and number
+ * orders"): the whisper a press-one buyer hears instead of the spoken prompt, and a playlist the
+ * caller hears before each buyer rings.
+ */
+const soundFields = { whisper_sound_file_id: optionalId, hold_sound_playlist_id: optionalId };
+
 
 export const offers = defineResource({
   ...routing.offers,
@@ -20,17 +27,23 @@ export const offers = defineResource({
   plural: 'offers',
   type: 'Offer',
   // buyer_ids and buyer_group_ids: the buyers that may take the offer's calls.
-  createSchema: v.object({ name: presentString, description: optionalText, time_zone: v.optional(timeZoneParam), buyer_ids: v.optional(idListParam), buyer_group_ids: v.optional(idListParam) }),
+  createSchema: v.object({ name: presentString, description: optionalText, time_zone: v.optional(timeZoneParam), buyer_ids: v.optional(idListParam), buyer_group_ids: v.optional(idListParam), ...soundFields }),
   updateSchema: v.object({
     name: v.optional(presentString),
     description: optionalText,
     time_zone: v.optional(timeZoneParam),
     buyer_ids: v.optional(idListParam),
     buyer_group_ids: v.optional(idListParam),
+    ...soundFields,
   }),
-  defaults: { name: null, description: null, time_zone: 'UTC', buyer_ids: [], buyer_group_ids: [] },
-  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token', 'buyer_ids', 'buyer_group_ids'],
-  foreignKeys: { buyer_ids: { resource: 'buyers' }, buyer_group_ids: { resource: 'buyer_groups' } },
+  defaults: { name: null, description: null, time_zone: 'UTC', buyer_ids: [], buyer_group_ids: [], whisper_sound_file_id: null, hold_sound_playlist_id: null },
+  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token', 'buyer_ids', 'buyer_group_ids', 'whisper_sound_file_id', 'hold_sound_playlist_id'],
+  foreignKeys: {
+    buyer_ids: { resource: 'buyers' },
+    buyer_group_ids: { resource: 'buyer_groups' },
+    whisper_sound_file_id: { resource: 'sound_files' },
+    hold_sound_playlist_id: { resource: 'sound_playlists' },
+  },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
   unique: [

@@ -16,6 +16,9 @@ import { leadRetargets } from './lead-retargets.js';
 import { scheduleActions } from './schedule-actions.js';
 import { scheduleActionGroups, scheduleDistributions, scheduleTriggers } from './schedule-records.js';
 import { scheduledCallbacks } from './scheduled-callbacks.js';
+import { numberOrderPrefixes, numberOrders } from './number-orders.js';
+import { offerAmdFlows } from './offer-amd-flows.js';
+import { soundFiles, soundPlaylists } from './sound-files.js';
 import { schedules } from './schedules.js';
 import { subscriptions } from './subscriptions.js';
 import { standaloneTranscriptions, transcriptionKeywordGroups } from './transcriptions.js';
@@ -71,6 +74,11 @@ export const resources: readonly ResourceDefinition[] = [
   agentCallDispositions,
   transcriptionKeywordGroups,
   standaloneTranscriptions,
+  soundFiles,
+  soundPlaylists,
+  offerAmdFlows,
+  numberOrderPrefixes,
+  numberOrders,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

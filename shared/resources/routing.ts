@@ -1,4 +1,6 @@
+import type { LargeFieldLimit } from '../http/input-limits.js';
 import type { RouteGroup } from '../http/route-groups.js';
+import { SOUND_UPLOAD_LIMIT } from '../call-config/sound-audio.js';
 import { ALL_OPERATIONS, type CrudOperation } from './define.js';
 
 /**
@@ -21,6 +23,8 @@ export interface ResourceRouting {
   createPath?: string;
   /** Lists also answer as CSV (`format=csv` or a `.csv` path). */
   csv?: boolean;
+  /** Create takes one large field (an upload), with a larger body than other requests. */
+  createLargeField?: LargeFieldLimit;
 }
 
 const routing = <const Facts extends ResourceRouting>(facts: Facts): Facts => facts;
@@ -64,6 +68,11 @@ export const callDispositions = routing({ name: 'call_dispositions', group: 'con
 export const agentCallDispositions = routing({ name: 'agent_call_dispositions', group: 'configuration', operations: ALL_OPERATIONS });
 export const transcriptionKeywordGroups = routing({ name: 'transcription_keyword_groups', group: 'configuration', operations: ALL_OPERATIONS });
 export const standaloneTranscriptions = routing({ name: 'standalone_transcriptions', group: 'configuration', operations: ['list', 'new', 'create', 'show', 'delete'] });
+export const soundFiles = routing({ name: 'sound_files', group: 'configuration', operations: ALL_OPERATIONS, createLargeField: SOUND_UPLOAD_LIMIT });
+export const soundPlaylists = routing({ name: 'sound_playlists', group: 'configuration', operations: ALL_OPERATIONS });
+export const offerAmdFlows = routing({ name: 'offer_amd_flows', group: 'configuration', operations: ALL_OPERATIONS });
+export const numberOrderPrefixes = routing({ name: 'number_order_prefixes', group: 'numbers', operations: ALL_OPERATIONS });
+export const numberOrders = routing({ name: 'number_orders', group: 'numbers', operations: ALL_OPERATIONS });
 
 /** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
 export const resourceRoutings: readonly ResourceRouting[] = [
@@ -106,4 +115,9 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   agentCallDispositions,
   transcriptionKeywordGroups,
   standaloneTranscriptions,
+  soundFiles,
+  soundPlaylists,
+  offerAmdFlows,
+  numberOrderPrefixes,
+  numberOrders,
 ];

@@ -80,11 +80,12 @@ export function twimlFor(instruction: CallInstruction, urls: VoiceUrls): string 
   }
 }
 
-/** The whisper played to a buyer that must press 1 to take the call. */
-export function whisperTwiml(resultUrl: string): string {
+/** The whisper played to a buyer that must press 1 to take the call: the offer's sound (`sounds`, URLs) instead of the spoken prompt when it has one. */
+export function whisperTwiml(resultUrl: string, sounds: readonly string[] = []): string {
+  const prompt = sounds.length ? sounds.map((url) => `<Play>${escapeXml(url)}</Play>`).join('') : '<Say>Press 1 to accept this call.</Say>';
   return (
     '<?xml version="1.0" encoding="UTF-8"?><Response>' +
-    `<Gather numDigits="1" timeout="8" action="${escapeXml(resultUrl)}" method="POST"><Say>Press 1 to accept this call.</Say></Gather>` +
+    `<Gather numDigits="1" timeout="8" action="${escapeXml(resultUrl)}" method="POST">${prompt}</Gather>` +
     '<Hangup/></Response>'
   );
 }

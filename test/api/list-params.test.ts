@@ -22,7 +22,7 @@ beforeEach(async () => {
 
 type Row = Record<string, any>;
 
-const OFFER_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token', 'buyer_ids', 'buyer_group_ids'];
+const OFFER_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token', 'buyer_ids', 'buyer_group_ids', 'whisper_sound_file_id', 'hold_sound_playlist_id'];
 const CONVERSION_COLUMNS = OFFER_CONVERSION_COLUMNS;
 
 async function get(owner: TestCompany, path: string): Promise<ApiReply> {

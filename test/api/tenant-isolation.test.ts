@@ -14,6 +14,9 @@ import { createThrough } from '../fixtures/records.js';
 import { storeLead } from '../fixtures/stored-leads.js';
 import { enterSchedule } from '../fixtures/schedules.js';
 import { placedCalls, VOICE_TOKEN } from '../fixtures/voice.js';
+import { wavBase64 } from '../fixtures/audio.js';
+import { fileNumberRange } from '../fixtures/number-range.js';
+import { getRecord } from '../../shared/db/records.js';
 
 /**
  * Companies stay apart. Two companies A and B hold records of every resource of the registry
@@ -104,6 +107,13 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   standalone_transcriptions: (w, index) => ({ recording_url: `recordings/${w.mark}-${index}.wav` }),
   // Made after the world's calls (AFTER_CALLS): a disposition is recorded on a call.
   agent_call_dispositions: (w, index) => ({ call_id: w.made.calls![Math.min(index, w.made.calls!.length - 1)]!.id, call_disposition_id: w.made.call_dispositions![0]!.id, notes: `${w.mark} notes` }),
+  // Index 8 is the update probe's payload: the audio and an order's terms cannot be changed (a 422 before the 404).
+  sound_files: (w, index) => ({ name: `${w.mark} sound`, ...(index === 8 ? {} : { audio_base64: wavBase64(0.1) }) }),
+  sound_playlists: (w) => ({ name: `${w.mark} playlist`, sound_file_ids: [w.made.sound_files![0]!.id], loop: 2 }),
+  // One flow per offer: each of A's flows has an offer of its own.
+  offer_amd_flows: (w, index) => ({ name: `${w.mark} amd`, offer_id: w.made.offers![Math.min(index, w.made.offers!.length - 1)]!.id, action: 'leave_message', sound_file_id: w.made.sound_files![0]!.id }),
+  number_order_prefixes: (w) => ({ name: `${w.mark} prefix`, prefix: `${fileNumberRange().areaCode}555` }),
+  number_orders: (w, index) => ({ name: `${w.mark} order`, ...(index === 8 ? {} : { quantity: 1, number_order_prefix_id: w.made.number_order_prefixes![0]!.id, offer_id: w.made.offers![0]!.id }) }),
 };
 
 /** Resources whose payloads name the world's calls, so they are made once the calls exist. */
@@ -451,6 +461,12 @@ const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>
     expect(shared.body.buyer.id).toBe(b.made.buyers![0]!.id);
     expectNothingOfA(shared, 'by_user_buyer_id shared');
   },
+  'POST /api/v1/number_orders/{id}/resume': async () => {
+    const reply = await as(b, 'POST', `/api/v1/number_orders/${aOnlyRecord('number_orders').id}/resume`);
+    expect(reply.status, reply.text).toBe(404);
+    expectNothingOfA(reply, 'resume of A\'s order');
+    await expectAUnchanged('number_orders', aOnlyRecord('number_orders'));
+  },
   'GET /api/v1/phone_numbers/search': async (route) => {
     const reply = await as(b, 'GET', `${route.path}?per_page=50`);
     expect(reply.status, reply.text).toBe(200);
@@ -603,6 +619,8 @@ describe('every public route, called without credentials', () => {
   beforeAll(async () => {
     pathValues.vanity_uri = a.made.inbound_webhooks![0]!.vanity_uri as string;
     pathValues.name = /\/docs\/assets\/([\w.-]+)/.exec((await call(gateway, { path: '/docs' })).text)![1]!;
+    // A sound file's playback token is never shown by the API (the carrier gets it in <Play> URLs): read from the table.
+    pathValues.token = (await getRecord(a.company.id, 'sound_files', a.made.sound_files![0]!.id))!.playback_token as string;
   });
 
   it('has a value for every path parameter (a new public route fails this until it has)', () => {

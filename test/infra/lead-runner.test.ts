@@ -123,9 +123,10 @@ describe('lead steps in AWS', () => {
       Bucket: refOf(runner.uploads),
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
-    // Other functions may reach buckets of their own (transcripts), never this one.
+    // Only the runner writes lead exports; other functions reach buckets of their own (transcripts)
+    // or the sounds/ prefix alone (test/infra/sound-storage.test.ts).
     const writers = Object.entries(stack.functions).filter(([, fn]) =>
-      statementsOf(fn).some((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')) && JSON.stringify(statement.Resource).includes(logicalIdOf(runner.uploads))),
+      statementsOf(fn).some((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')) && JSON.stringify(statement.Resource).includes(logicalIdOf(runner.uploads)) && !JSON.stringify(statement.Resource).includes('/sounds/*')),
     );
     expect(writers.map(([name]) => name)).toEqual(['leadRunner']);
     expect(statementsOf(runner.function).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')))).toEqual([

@@ -72,8 +72,8 @@ describe('cdk-nag', () => {
       expect([app.node.path, stack.node.path]).not.toContain(path);
     }
     // The table's indexes, the schedules of the stack's own schedule group, the objects of its
-    // uploads bucket, and its transcription jobs and their transcripts are the only wildcard
-    // resources acknowledged besides X-Ray's.
+    // uploads bucket and its sound files' prefix, and its transcription jobs and their transcripts
+    // are the only wildcard resources acknowledged besides X-Ray's.
     const wildcards = new Set(
       found
         .filter(({ id }) => id.startsWith('AwsSolutions-IAM5'))
@@ -84,6 +84,7 @@ describe('cdk-nag', () => {
         'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-IAM5[Resource::<Table.Arn>/index/*]',
         'AwsSolutions-IAM5[Resource::<Uploads.Arn>/*]',
+        'AwsSolutions-IAM5[Resource::<Uploads.Arn>/sounds/*]',
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<group>/*]',
         'AwsSolutions-IAM5[Resource::<Transcripts.Arn>/transcripts/*]',
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/calltracking-prod-*]',

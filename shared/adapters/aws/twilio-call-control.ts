@@ -45,6 +45,8 @@ export class TwilioCallControl implements TelephonyPort {
         StatusCallback: request.statusUrl,
         StatusCallbackEvent: 'completed',
         Timeout: String(request.timeoutSeconds),
+        // Synchronous detection that waits for the greeting's end: the answer webhook carries AnsweredBy, and a message starts after the beep.
+        ...(request.machineDetection ? { MachineDetection: 'DetectMessageEnd', AsyncAmd: 'false' } : {}),
       },
       `the call to ${request.to}`,
     );

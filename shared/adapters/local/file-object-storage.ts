@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ObjectStoragePort } from '../../ports/object-storage.js';
 
@@ -10,12 +10,35 @@ export class FileObjectStorage implements ObjectStoragePort {
     this.root = resolve(folder);
   }
 
-  async put(object: { key: string; body: string; contentType: string }): Promise<{ location: string }> {
-    const path = resolve(join(this.root, object.key));
-    // Keys are built by the service, but a `..` in a prefix must still not leave the folder.
-    if (!path.startsWith(this.root + sep)) throw new Error(`object key ${object.key} leaves the storage folder`);
+  /** Keys are built by the service, but a `..` in a prefix must still not leave the folder. */
+  private pathOf(key: string): string {
+    const path = resolve(join(this.root, key));
+    if (!path.startsWith(this.root + sep)) throw new Error(`object key ${key} leaves the storage folder`);
+    return path;
+  }
+
+  async put(object: { key: string; body: string | Uint8Array; contentType: string }): Promise<{ location: string }> {
+    const path = this.pathOf(object.key);
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, object.body);
     return { location: path };
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    try {
+      return new Uint8Array(await readFile(this.pathOf(key)));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  /** Files have no URL of their own: the service serves them (shared/call-config/sounds.ts). */
+  async presignedGetUrl(): Promise<undefined> {
+    return undefined;
   }
 }

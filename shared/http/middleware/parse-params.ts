@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { boundParams } from '../input-limits.js';
+import { boundParams, type LargeFieldLimit } from '../input-limits.js';
 import { mergeParams, parseBody, parseQuery } from '../params.js';
 import type { ApiEvent, ApiResponse, AppContext, Params } from '../request.js';
 
@@ -8,10 +8,13 @@ export function rawBodyOf(event: ApiEvent): string | undefined {
   return event.body && event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
-/** Query string and body (JSON or form) as one bounded parameter object, body winning. */
-export function requestParams(event: ApiEvent): Params {
-  const body = parseBody(rawBodyOf(event), event.headers?.['content-type']);
-  return boundParams(mergeParams(parseQuery(event.rawQueryString), body));
+/**
+ * Query string and body (JSON or form) as one bounded parameter object, body winning; a route
+ * with a large field (an upload) allows a larger body and that field.
+ */
+export function requestParams(event: ApiEvent, largeField?: LargeFieldLimit): Params {
+  const body = parseBody(rawBodyOf(event), event.headers?.['content-type'], largeField?.bodyBytes);
+  return boundParams(mergeParams(parseQuery(event.rawQueryString), body), largeField);
 }
 
 /**
@@ -21,7 +24,7 @@ export function requestParams(event: ApiEvent): Params {
 export function parseParams(): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
   return {
     before: (request) => {
-      request.context.params ??= requestParams(request.event);
+      request.context.params ??= requestParams(request.event, request.context.route?.largeField);
     },
   };
 }

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { routeGroups, type RouteGroup } from '../../shared/http/route-groups.js';
+import { actionsOf, synth } from './support.js';
+
+/**
+ * Sound files' audio in AWS: the route groups with the objects ports (configuration writes and
+ * serves it, voice presigns the carrier's URLs with its own role) are told where the bucket is
+ * and may reach its sounds/ prefix only: never the lead exports beside it.
+ */
+const { stack, logicalIdOf, variablesOf, statementsOf } = synth();
+const uploads = stack.leadRunner.uploads;
+const soundObjects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalIdOf(uploads), 'Arn'] }, '/sounds/*']] };
+
+const portsOf = (group: RouteGroup): readonly string[] => (routeGroups[group] as { ports?: readonly string[] }).ports ?? [];
+
+describe('sound storage in AWS', () => {
+  it('gives the configuration function GetObject, PutObject and DeleteObject on the sounds prefix, with the bucket settings', () => {
+    expect(portsOf('configuration')).toContain('objects');
+    const fn = stack.api.groupFunctions.configuration;
+    const s3 = statementsOf(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')));
+    expect(s3).toEqual([{ Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], Effect: 'Allow', Resource: soundObjects }]);
+    expect(variablesOf(fn)).toMatchObject({ OBJECT_STORAGE_ADAPTER: 's3', OBJECT_STORAGE_BUCKET: { Ref: logicalIdOf(uploads) } });
+  });
+
+  it('gives the voice function GetObject alone on the sounds prefix (its presigned URLs act with its role)', () => {
+    expect(portsOf('voice')).toContain('object_reads');
+    const fn = stack.api.groupFunctions.voice;
+    const s3 = statementsOf(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')));
+    expect(s3).toEqual([{ Action: 's3:GetObject', Effect: 'Allow', Resource: soundObjects }]);
+    expect(variablesOf(fn)).toMatchObject({ OBJECT_STORAGE_ADAPTER: 's3', OBJECT_STORAGE_BUCKET: { Ref: logicalIdOf(uploads) } });
+  });
+
+  it('gives no other API function any S3 access', () => {
+    const others = (Object.keys(routeGroups) as RouteGroup[]).filter((group) => !portsOf(group).some((port) => port === 'objects' || port === 'object_reads'));
+    for (const group of others) {
+      expect(statementsOf(stack.api.groupFunctions[group]).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:'))), group).toEqual([]);
+    }
+  });
+});
