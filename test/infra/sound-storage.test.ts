@@ -11,29 +11,31 @@ const { stack, logicalIdOf, variablesOf, statementsOf } = synth();
 const uploads = stack.leadRunner.uploads;
 const soundObjects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalIdOf(uploads), 'Arn'] }, '/sounds/*']] };
 
+/** S3 statements on the uploads bucket (a function may reach the transcripts bucket too: test/infra/transcription.test.ts). */
+const uploadsStatements = (fn: Parameters<typeof statementsOf>[0]) =>
+  statementsOf(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')) && JSON.stringify(statement.Resource).includes(logicalIdOf(uploads)));
+
 const portsOf = (group: RouteGroup): readonly string[] => (routeGroups[group] as { ports?: readonly string[] }).ports ?? [];
 
 describe('sound storage in AWS', () => {
   it('gives the configuration function GetObject, PutObject and DeleteObject on the sounds prefix, with the bucket settings', () => {
     expect(portsOf('configuration')).toContain('objects');
     const fn = stack.api.groupFunctions.configuration;
-    const s3 = statementsOf(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')));
-    expect(s3).toEqual([{ Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], Effect: 'Allow', Resource: soundObjects }]);
+    expect(uploadsStatements(fn)).toEqual([{ Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], Effect: 'Allow', Resource: soundObjects }]);
     expect(variablesOf(fn)).toMatchObject({ OBJECT_STORAGE_ADAPTER: 's3', OBJECT_STORAGE_BUCKET: { Ref: logicalIdOf(uploads) } });
   });
 
   it('gives the voice function GetObject alone on the sounds prefix (its presigned URLs act with its role)', () => {
     expect(portsOf('voice')).toContain('object_reads');
     const fn = stack.api.groupFunctions.voice;
-    const s3 = statementsOf(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')));
-    expect(s3).toEqual([{ Action: 's3:GetObject', Effect: 'Allow', Resource: soundObjects }]);
+    expect(uploadsStatements(fn)).toEqual([{ Action: 's3:GetObject', Effect: 'Allow', Resource: soundObjects }]);
     expect(variablesOf(fn)).toMatchObject({ OBJECT_STORAGE_ADAPTER: 's3', OBJECT_STORAGE_BUCKET: { Ref: logicalIdOf(uploads) } });
   });
 
-  it('gives no other API function any S3 access', () => {
+  it('gives no other API function access to the uploads bucket', () => {
     const others = (Object.keys(routeGroups) as RouteGroup[]).filter((group) => !portsOf(group).some((port) => port === 'objects' || port === 'object_reads'));
     for (const group of others) {
-      expect(statementsOf(stack.api.groupFunctions[group]).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:'))), group).toEqual([]);
+      expect(uploadsStatements(stack.api.groupFunctions[group]), group).toEqual([]);
     }
   });
 });
