@@ -769,6 +769,36 @@ export async function startOutboundCall(companyId: number, outbound: OutboundCal
   return call.id;
 }
 
+/** The save of a call routed to its first buyer (`call_ringing`); a lost save gives the claim back. */
+function ringingSave(companyId: number, claimed: Awaited<ReturnType<typeof claimBuyer>>, at: Date) {
+  return {
+    result: undefined,
+    save: true,
+    events: ['call_ringing'] as EventName[],
+    undo: async () => {
+      if (claimed.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
+    },
+  };
+}
+
+/**
+ * After a call was routed later than its arrival (an outbound callee answered, an IVR answer):
+ * an ended call is finished, a buyer converting on dial is paid, and the call gets its instruction.
+ */
+async function afterRouting(companyId: number, call: Call, saved: boolean, claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined, at: Date): Promise<CallInstruction> {
+  if (!saved) return instructionFor(companyId, call);
+  if (!call.in_progress) {
+    await finishCall(companyId, call.id, { totalDuration: 0, at });
+    return { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
+  }
+  const buyer = claimed?.buyer;
+  if (buyer && conversionTerms(buyer.record, at).duration === 0) {
+    const onDial = await transition(companyId, call.id, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, buyer.record, 0, at), save: true }), at);
+    if (onDial.result) await applyBuyerConversion(companyId, onDial.call, buyer.record, at);
+  }
+  return instructionFor(companyId, call);
+}
+
 /**
  * The callee of an outbound call answered: the call is routed exactly like an inbound call of
  * its offer (claimBuyer over the offer's buyers with the call's tokens, i.e. the lead's data),
@@ -797,26 +827,9 @@ export async function outboundAnswered(companyId: number, callId: number, at: Da
     claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
     if (!claimed.buyer) return { result: undefined, save: true };
     call.status = 'ringing';
-    return {
-      result: undefined,
-      save: true,
-      events: ['call_ringing'],
-      undo: async () => {
-        if (claimed?.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
-      },
-    };
+    return ringingSave(companyId, claimed, at);
   }, at);
-  if (!saved) return instructionFor(companyId, call);
-  if (!call.in_progress) {
-    await finishCall(companyId, callId, { totalDuration: 0, at });
-    return { kind: 'hangup', reason: String(call.status), companyId, callId };
-  }
-  const buyer = claimed?.buyer;
-  if (buyer && conversionTerms(buyer.record, at).duration === 0) {
-    const onDial = await transition(companyId, callId, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, buyer.record, 0, at), save: true }), at);
-    if (onDial.result) await applyBuyerConversion(companyId, onDial.call, buyer.record, at);
-  }
-  return instructionFor(companyId, call);
+  return afterRouting(companyId, call, saved, claimed, at);
 }
 
 /**
@@ -869,24 +882,7 @@ export async function routerAnswered(companyId: number, callId: number, step: nu
     call.status = 'ringing';
     claimed = await routeFirstBuyer(companyId, call, outcome.buyerIds, (call.data ?? {}) as TokenValues, at);
     if (!claimed.buyer) return { result: undefined, save: true };
-    return {
-      result: undefined,
-      save: true,
-      events: ['call_ringing'],
-      undo: async () => {
-        if (claimed?.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
-      },
-    };
+    return ringingSave(companyId, claimed, at);
   }, at);
-  if (!saved) return instructionFor(companyId, call);
-  if (!call.in_progress) {
-    await finishCall(companyId, callId, { totalDuration: 0, at });
-    return { kind: 'hangup', reason: String(call.status), companyId, callId };
-  }
-  const buyer = claimed?.buyer;
-  if (buyer && conversionTerms(buyer.record, at).duration === 0) {
-    const onDial = await transition(companyId, callId, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, buyer.record, 0, at), save: true }), at);
-    if (onDial.result) await applyBuyerConversion(companyId, onDial.call, buyer.record, at);
-  }
-  return instructionFor(companyId, call);
+  return afterRouting(companyId, call, saved, claimed, at);
 }
