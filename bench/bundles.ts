@@ -68,7 +68,8 @@ function portEnvironment(definition: { ports?: readonly string[] }): Record<stri
   const ports: readonly string[] = definition.ports ?? [];
   const env: Record<string, string> = { TABLE_NAME: 'call-tracking-bench', POWERTOOLS_SERVICE_NAME: 'call-tracking', POWERTOOLS_METRICS_NAMESPACE: 'CallTracking' };
   if (ports.includes('email')) Object.assign(env, { EMAIL_ADAPTER: 'ses', EMAIL_FROM: 'bench@example.invalid' });
-  if (ports.includes('numbers') || ports.includes('telephony') || ports.includes('carrier')) {
+  // transcription: the API's job starters copy carrier recordings (the settle function does not need them; unused at init either way).
+  if (ports.includes('numbers') || ports.includes('telephony') || ports.includes('carrier') || ports.includes('transcription')) {
     // The token itself is read from Secrets Manager on first use, never at init.
     Object.assign(env, { TWILIO_ACCOUNT_SID: 'ACbench', TWILIO_AUTH_TOKEN_SECRET: 'call-tracking/twilio-auth-token' });
   }

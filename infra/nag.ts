@@ -103,6 +103,7 @@ export function acknowledgeNagFindings(stack: CallTrackingStack): void {
 
   // Transcription (infra/constructs/transcription.ts).
   const transcripts = `<${Stack.of(transcription).getLogicalId(transcription.bucket.node.defaultChild as CfnElement)}.Arn>/transcripts/*`;
+  const recordingCopies = `<${Stack.of(transcription).getLogicalId(transcription.bucket.node.defaultChild as CfnElement)}.Arn>/recordings/*`;
   const jobs = `arn:<AWS::Partition>:transcribe:${region}:${account}:transcription-job/${transcription.jobPrefix}-*`;
   for (const fn of [...transcriptionStarters, transcription.function]) {
     Validations.of(fn.role!).acknowledge(
@@ -115,6 +116,12 @@ export function acknowledgeNagFindings(stack: CallTrackingStack): void {
         reason: "Transcripts are named per job at run time, under transcripts/ of the stack's own bucket (PutObject for the starters, since Transcribe writes with the caller's permissions; GetObject for the settle function)",
       },
     );
+  }
+  for (const fn of transcriptionStarters) {
+    Validations.of(fn.role!).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${recordingCopies}]`,
+      reason: "Copies of carrier recordings are named per job at run time, under recordings/ of the stack's own bucket: PutObject to copy one, GetObject since Transcribe reads the media with the caller's permissions; they expire after two days",
+    });
   }
   Validations.of(transcription.bucket).acknowledge({
     id: 'AwsSolutions-S1',

@@ -130,8 +130,9 @@ export class ServiceApi extends Construct {
         fn.addEnvironment('EMAIL_FROM', props.emailFrom);
         allowSendingEmail(fn, props.emailFrom);
       }
-      // The carrier's settings: for buying numbers, controlling calls, and checking its signatures.
-      if (ports.includes('numbers') || ports.includes('telephony') || ports.includes('carrier')) {
+      // The carrier's settings: for buying numbers, controlling calls, checking its signatures, and
+      // copying its recordings to S3 for Amazon Transcribe (shared/adapters/aws/carrier-recording-copy.ts).
+      if (ports.includes('numbers') || ports.includes('telephony') || ports.includes('carrier') || ports.includes('transcription')) {
         const twilio = props.twilio ?? {};
         if (twilio.accountSid) fn.addEnvironment('TWILIO_ACCOUNT_SID', twilio.accountSid);
         if (twilio.authTokenSecret) {

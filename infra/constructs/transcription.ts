@@ -9,6 +9,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TRANSCRIPT_PREFIX } from '../../shared/adapters/aws/amazon-transcribe.js';
+import { RECORDING_COPY_PREFIX } from '../../shared/adapters/aws/carrier-recording-copy.js';
 import { createServiceFunction } from './function-defaults.js';
 
 /**
@@ -21,6 +22,9 @@ export const TRANSCRIPTION_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'
 
 /** How long Transcribe's own copy of a transcript is kept: it is on the call once settled. */
 export const TRANSCRIPT_OBJECT_DAYS = 7;
+
+/** How long a copy of a carrier recording is kept: its job needs it for minutes; the carrier keeps the original. */
+export const RECORDING_COPY_DAYS = 2;
 
 export interface TranscriptionProps {
   table: ITableV2;
@@ -56,7 +60,10 @@ export class Transcription extends Construct {
       enforceSSL: true,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       removalPolicy: RemovalPolicy.RETAIN,
-      lifecycleRules: [{ prefix: TRANSCRIPT_PREFIX, expiration: Duration.days(TRANSCRIPT_OBJECT_DAYS) }],
+      lifecycleRules: [
+        { prefix: TRANSCRIPT_PREFIX, expiration: Duration.days(TRANSCRIPT_OBJECT_DAYS) },
+        { prefix: RECORDING_COPY_PREFIX, expiration: Duration.days(RECORDING_COPY_DAYS) },
+      ],
     });
 
     this.function = createServiceFunction(this, 'Function', {
@@ -99,12 +106,16 @@ export class Transcription extends Construct {
   }
 
   /**
-   * Lets a function start this stack's jobs: StartTranscriptionJob on their names only, and
-   * PutObject of their transcripts (Transcribe writes the output with the caller's permissions).
+   * Lets a function start this stack's jobs: StartTranscriptionJob on their names only, PutObject
+   * of their transcripts (Transcribe writes the output with the caller's permissions), and
+   * PutObject and GetObject of the carrier recordings' copies under `recordings/` (the function
+   * writes them; Transcribe reads the media with the caller's permissions too). The carrier's
+   * settings the copy needs are wired by the API (infra/constructs/api.ts, the transcription port).
    */
   allowStarting(fn: NodejsFunction): void {
     this.configure(fn);
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['transcribe:StartTranscriptionJob'], resources: [this.jobsArn] }));
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.bucket.arnForObjects(`${TRANSCRIPT_PREFIX}*`)] }));
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [this.bucket.arnForObjects(`${RECORDING_COPY_PREFIX}*`)] }));
   }
 }

@@ -1,12 +1,16 @@
 import { traced } from '../observability/tracer.js';
 import type { TranscriptionPort } from '../ports/transcription.js';
 import { AmazonTranscribe } from './aws/amazon-transcribe.js';
+import { CarrierRecordingCopy } from './aws/carrier-recording-copy.js';
+import { carrierTokenConfigured, carrierTokenSource } from './carrier-secret.js';
 import { FixedTranscripts } from './local/fixed-transcripts.js';
 
 /**
  * TRANSCRIPTION_ADAPTER: `aws` (default; Amazon Transcribe, TRANSCRIPTS_BUCKET for its output,
  * optional TRANSCRIPTION_MEDIA_BUCKET for recordings given as object keys and
- * TRANSCRIPTION_LANGUAGE, default en-US) or `local` (fixed transcripts, finished at once). In a
+ * TRANSCRIPTION_LANGUAGE, default en-US; carrier recordings are copied into TRANSCRIPTS_BUCKET
+ * first, with TWILIO_ACCOUNT_SID, the carrier auth token (carrier-secret.ts) and optional
+ * TWILIO_API_BASE) or `local` (fixed transcripts, finished at once). In a
  * module of its own, and the clients made on first use, so no other function loads them.
  */
 export function createTranscriptionPort(env: NodeJS.ProcessEnv = process.env): TranscriptionPort {
@@ -19,7 +23,14 @@ export function createTranscriptionPort(env: NodeJS.ProcessEnv = process.env): T
     let made: Promise<AmazonTranscribe> | undefined;
     const port = () =>
       (made ??= Promise.all([import('@aws-sdk/client-transcribe'), import('@aws-sdk/client-s3')]).then(
-        ([{ TranscribeClient }, { S3Client }]) => new AmazonTranscribe(traced(new TranscribeClient({})), traced(new S3Client({})), config),
+        ([{ TranscribeClient }, { S3Client }]) => {
+          const s3 = traced(new S3Client({}));
+          const recordings =
+            env.TWILIO_ACCOUNT_SID && carrierTokenConfigured(env)
+              ? new CarrierRecordingCopy(s3, { bucket: outputBucket, accountSid: env.TWILIO_ACCOUNT_SID, authToken: carrierTokenSource(env), baseUrl: env.TWILIO_API_BASE })
+              : undefined;
+          return new AmazonTranscribe(traced(new TranscribeClient({})), s3, config, recordings);
+        },
       ));
     return {
       finishesAtOnce: false,

@@ -1,5 +1,5 @@
 import { transcriptionPort } from '../adapters/transcription.js';
-import { adjustCall } from '../calls/call-flow.js';
+import { transcriptionChanged } from '../calls/call-flow.js';
 import { getCall } from '../calls/call-store.js';
 import { getRecord, queryAllRecords, updateRecord } from '../db/records.js';
 import { ValidationError } from '../http/errors.js';
@@ -68,18 +68,7 @@ export async function settleTranscription(name: string, at: Date): Promise<void>
     const call = await getCall(target.companyId, target.id);
     if (!call) return;
     const done = await outcome(target.companyId, result, call.offer_id);
-    const earlier = Array.isArray(call.tags) ? (call.tags as string[]) : [];
-    await adjustCall(
-      target.companyId,
-      target.id,
-      {
-        transcription_status: done.status,
-        transcription: done.transcript,
-        transcription_keyword_group_ids: done.groupIds,
-        tags: [...new Set([...earlier, ...done.tags])],
-      },
-      at,
-    );
+    await transcriptionChanged(target.companyId, target.id, { status: done.status, transcript: done.transcript, keywordGroupIds: done.groupIds, tags: done.tags }, at);
     return;
   }
   const record = await getRecord(target.companyId, 'standalone_transcriptions', target.id);
@@ -108,12 +97,12 @@ async function startJob(target: Target, media: string, at: Date): Promise<void> 
 /** Transcribes a call's stored recording (recording-effects.ts); a failure to start is recorded on the call, not thrown at the carrier. */
 export async function transcribeCallRecording(companyId: number, callId: number, recordingUrl: string, at: Date): Promise<void> {
   const target: Target = { kind: 'call', companyId, id: callId };
-  await adjustCall(companyId, callId, { transcription_status: 'in_progress' }, at);
+  await transcriptionChanged(companyId, callId, { status: 'in_progress' }, at);
   try {
     await startJob(target, recordingUrl, at);
   } catch (error) {
     logger.error('could not start the transcription of a call recording', { error, companyId, callId });
-    await adjustCall(companyId, callId, { transcription_status: 'failed' }, at);
+    await transcriptionChanged(companyId, callId, { status: 'failed' }, at);
   }
 }
 

@@ -847,6 +847,34 @@ export async function recordingReady(companyId: number, callId: number, recordin
   return saved;
 }
 
+/** A change of a call's transcription (shared/call-config/transcription-jobs.ts); `tags` are added to the call's. */
+export interface TranscriptionChange {
+  status: 'in_progress' | 'completed' | 'failed';
+  transcript?: string | null;
+  keywordGroupIds?: number[];
+  tags?: string[];
+}
+
+/**
+ * The transcription of a call's recording started, finished or failed: its fields, a
+ * `transcription` timeline entry and `call_changed`, in one versioned save. Not a user's change
+ * (no user_updated_at); a repeated settle with the same values saves nothing.
+ */
+export async function transcriptionChanged(companyId: number, callId: number, change: TranscriptionChange, at: Date): Promise<boolean> {
+  const { saved } = await transition(companyId, callId, async (call) => {
+    const earlier = Array.isArray(call.tags) ? (call.tags as string[]) : [];
+    const fields: Record<string, unknown> = { transcription_status: change.status };
+    if (change.transcript !== undefined) fields.transcription = change.transcript;
+    if (change.keywordGroupIds) fields.transcription_keyword_group_ids = change.keywordGroupIds;
+    if (change.tags) fields.tags = [...new Set([...earlier, ...change.tags])];
+    if (Object.entries(fields).every(([key, value]) => JSON.stringify(call[key] ?? null) === JSON.stringify(value))) return { result: undefined, save: false };
+    Object.assign(call, fields);
+    timeline(call, at, 'transcription', { status: change.status });
+    return { result: undefined, save: true, events: ['call_changed'] };
+  }, at);
+  return saved;
+}
+
 /**
  * The carrier's answer to an IVR gather (`step` names it): shared/call-config/ivr.ts decides what
  * the input does; applied here in one versioned save: the answer's tokens merge into the call's

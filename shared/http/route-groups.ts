@@ -54,7 +54,8 @@ export const routeGroups = {
   // The call engine's configuration (docs/call-configuration.md): IVR routers, key press flows, SIP
   // headers, recording rules, state limits, token matchers, sounds, AMD flows, dispositions.
   // events: a disposition changes its call (call_changed); scheduler: `end_of_schedule` moves the
-  // call's lead; transcription: standalone transcriptions start Transcribe jobs; objects: sound
+  // call's lead; transcription: standalone transcriptions start Transcribe jobs (a carrier recording is
+  // copied to S3 first, with the carrier's settings the stack wires for this port); objects: sound
   // files' audio (uploads, the carrier's downloads, deletes).
   configuration: {
     description: 'Call configuration: IVR routers, key press flows, SIP headers, recording rules, state call limits, token matchers, sounds, AMD flows, dispositions',

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LOCAL_TRANSCRIPT, FixedTranscripts } from '../../shared/adapters/local/fixed-transcripts.js';
 import { setTranscriptionPort } from '../../shared/adapters/transcription.js';
 import type { TranscriptionResult } from '../../shared/ports/transcription.js';
-import { adjustCall } from '../../shared/calls/call-flow.js';
+import { recordingReady } from '../../shared/calls/call-flow.js';
+import { getCall } from '../../shared/calls/call-store.js';
 import { recordingStored } from '../../shared/call-config/recording-effects.js';
 import { simulateCall } from '../../shared/local/call-simulator.js';
 import { clock } from '../../shared/adapters/clock.js';
@@ -42,7 +43,7 @@ const as = (company: TestCompany, method: string, path: string, json?: unknown) 
 async function recordedCall(company: TestCompany, number: string, recordingUrl: string): Promise<number> {
   const placed = await simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from: newCaller(), to: number, buyers: [{ answer: true, answerAfter: 1, talk: 30 }] });
   expect(placed.outcome).toBe('completed');
-  await adjustCall(company.id, placed.callId!, { recording_url: recordingUrl, has_recording: true }, clock().now());
+  expect(await recordingReady(company.id, placed.callId!, recordingUrl, clock().now())).toBe(true);
   await recordingStored(company.id, placed.callId!, recordingUrl, clock().now());
   return placed.callId!;
 }
@@ -185,7 +186,16 @@ describe('a transcription that finishes later (as in AWS)', () => {
       transcription: 'a refund please',
       transcription_keyword_group_ids: [group.id],
       tags: ['Refunds'],
+      // The carrier and the transcription changed the call, not a user.
+      user_updated_at: null,
     });
+    // One entry per change: started, then finished (the repeated delivery saved nothing); no user update.
+    const stored = await getCall(company.id, callId);
+    const entries = (stored!.timeline as Array<{ type: string; status?: string }>).filter((entry) => ['transcription', 'updated'].includes(entry.type));
+    expect(entries.map(({ type, status }) => ({ type, status }))).toEqual([
+      { type: 'transcription', status: 'in_progress' },
+      { type: 'transcription', status: 'completed' },
+    ]);
     expect(recordOf(await as(company, 'GET', `/api/v1/standalone_transcriptions/${standalone.id}`), 'standalone_transcription')).toMatchObject({
       status: 'completed',
       transcript: 'no match here',
@@ -206,7 +216,7 @@ describe('a transcription that cannot start', () => {
     setTranscriptionPort(new Refusing());
     const { company, number } = await world();
     const callId = await recordedCall(company, number, carrierRecording('words'));
-    expect((await as(company, 'GET', `/api/v1/calls/${callId}`)).body.call).toMatchObject({ transcription_status: 'failed', transcription: null });
+    expect((await as(company, 'GET', `/api/v1/calls/${callId}`)).body.call).toMatchObject({ transcription_status: 'failed', transcription: null, user_updated_at: null });
     const standalone = await createThrough(gateway, company, '/api/v1/standalone_transcriptions', { call_id: callId });
     expect(standalone).toMatchObject({ status: 'failed', failure_reason: 'the transcription could not be started', transcript: null });
   });

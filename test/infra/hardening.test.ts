@@ -9,7 +9,8 @@ const SECRET = 'call-tracking/twilio-auth-token';
 const configured = synth({ twilioAccountSid: 'AC00000000000000000000000000000000', twilioAuthTokenSecret: SECRET, emailFrom: 'calls@mail.example.org' });
 const groups = Object.keys(routeGroups) as RouteGroup[];
 const portsOf = (group: RouteGroup): readonly string[] => ('ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : []);
-const isCarrierGroup = (group: RouteGroup) => portsOf(group).some((port) => ['numbers', 'telephony', 'carrier'].includes(port));
+// transcription: the functions starting jobs copy carrier recordings to S3 with the carrier's credentials.
+const isCarrierGroup = (group: RouteGroup) => portsOf(group).some((port) => ['numbers', 'telephony', 'carrier', 'transcription'].includes(port));
 
 /** `arn:<partition>:<service>:<region>:<account>:<resource>` as CDK's formatArn writes it. */
 const arn = (service: string, resource: string) => ({
@@ -58,7 +59,7 @@ describe('carrier secret', () => {
       const carrier = name === 'leadRunner' || ((groups as string[]).includes(name) && isCarrierGroup(name as RouteGroup));
       expect(statements.map((s) => [actionsOf(s), s.Resource]), name).toEqual(carrier ? [[['secretsmanager:GetSecretValue'], secretArn]] : []);
     }
-    expect(groups.filter(isCarrierGroup).sort()).toEqual(['calls', 'contacts', 'numbers', 'schedules', 'voice']);
+    expect(groups.filter(isCarrierGroup).sort()).toEqual(['calls', 'configuration', 'contacts', 'numbers', 'schedules', 'voice']);
   });
 
   it('accepts the secret\'s complete ARN as is', () => {

@@ -87,6 +87,7 @@ describe('cdk-nag', () => {
         'AwsSolutions-IAM5[Resource::<Uploads.Arn>/sounds/*]',
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<group>/*]',
         'AwsSolutions-IAM5[Resource::<Transcripts.Arn>/transcripts/*]',
+        'AwsSolutions-IAM5[Resource::<Transcripts.Arn>/recordings/*]',
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/calltracking-prod-*]',
       ]),
     );

@@ -274,7 +274,8 @@ describe('functions', () => {
       TWILIO_AUTH_TOKEN_SECRET: 'call-tracking/twilio-auth-token',
       TWILIO_API_BASE: 'https://carrier.example.test',
     });
-    const carrierPorts = ['numbers', 'telephony', 'carrier'];
+    // transcription: starting a job copies a carrier recording to S3 with the carrier's credentials.
+    const carrierPorts = ['numbers', 'telephony', 'carrier', 'transcription'];
     for (const group of groups) {
       const declared: readonly string[] = 'ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : [];
       expect(variablesOf(group).TWILIO_AUTH_TOKEN, group).toBeUndefined();
@@ -284,6 +285,7 @@ describe('functions', () => {
         expect(variablesOf(group).TWILIO_AUTH_TOKEN_SECRET, group).toBeUndefined();
       }
     }
+    expect(variablesOf('configuration')).toMatchObject({ TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000000', TWILIO_API_BASE: 'https://carrier.example.test' });
     // Nowhere in the template: no dynamic reference resolved into an environment at deploy time.
     expect(JSON.stringify(configured.template.toJSON())).not.toContain('resolve:secretsmanager');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { containsKeyword, matchingGroups, tagsOf, type KeywordGroup } from '../../shared/call-config/keyword-matcher.js';
-import { isAllowedRecording } from '../../shared/call-config/recording-media.js';
+import { carrierRecording, isAllowedRecording } from '../../shared/call-config/recording-media.js';
 
 const group = (id: number, keywords: string[], extra: Partial<KeywordGroup> = {}): KeywordGroup => ({ id, keywords, match_mode: 'any', ...extra });
 
@@ -64,6 +64,19 @@ describe('recordings a standalone transcription may name', () => {
       `recordings/${'a'.repeat(2000)}`,
     ]) {
       expect(isAllowedRecording(refused), refused).toBe(false);
+    }
+  });
+});
+
+describe('carrier recordings (the only media ever fetched, to copy them for Transcribe)', () => {
+  it("give their account and recording ids; nothing else is a carrier recording", () => {
+    const account = `AC${'a'.repeat(32)}`;
+    const recording = `RE${'b'.repeat(32)}`;
+    const url = `https://api.twilio.com/2010-04-01/Accounts/${account}/Recordings/${recording}`;
+    expect(carrierRecording(url)).toEqual({ accountSid: account, recordingSid: recording });
+    expect(carrierRecording(`${url}.wav?transcript=x`)).toEqual({ accountSid: account, recordingSid: recording });
+    for (const other of [`https://api.twilio.com.evil.example/2010-04-01/Accounts/${account}/Recordings/${recording}`, `${url}/../x`, 'recordings/call-1.wav', `${url}?${'a'.repeat(1100)}`]) {
+      expect(carrierRecording(other), other).toBeUndefined();
     }
   });
 });

@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { TranscribeClient } from '@aws-sdk/client-transcribe';
 import type { TranscriptionJob, TranscriptionPort, TranscriptionResult } from '../../ports/transcription.js';
+import { CarrierRecordingCopy } from './carrier-recording-copy.js';
 
 export interface AmazonTranscribeConfig {
   /** The bucket Transcribe writes transcripts to (TRANSCRIPTS_BUCKET), under `transcripts/`. */
@@ -25,8 +26,10 @@ export function mediaUri(media: string, mediaBucket: string | undefined): string
 /**
  * Transcription through Amazon Transcribe: StartTranscriptionJob with the transcript written to
  * the output bucket under a key of the job's name; GetTranscriptionJob for its state, and the
- * transcript read from that key once it is COMPLETED. The SDK comes from the Lambda runtime:
- * commands are imported on first use, like the SES adapter's.
+ * transcript read from that key once it is COMPLETED. A carrier recording is first copied into
+ * the output bucket (carrier-recording-copy.ts), since Transcribe reads only S3; a repeated start
+ * copies it again to the same key and finds the job started. The SDK comes from the Lambda
+ * runtime: commands are imported on first use, like the SES adapter's.
  */
 export class AmazonTranscribe implements TranscriptionPort {
   readonly finishesAtOnce = false;
@@ -35,16 +38,26 @@ export class AmazonTranscribe implements TranscriptionPort {
     private readonly transcribe: TranscribeClient,
     private readonly s3: S3Client,
     private readonly config: AmazonTranscribeConfig,
+    /** Copies carrier recordings; unset (no carrier settings), a carrier recording fails to start with a message naming them. */
+    private readonly recordings?: CarrierRecordingCopy,
   ) {}
+
+  /** The s3:// URI Transcribe reads the job's media from. */
+  private async mediaFileUri(job: TranscriptionJob): Promise<string> {
+    if (!CarrierRecordingCopy.handles(job.media)) return mediaUri(job.media, this.config.mediaBucket);
+    if (!this.recordings) throw new Error('a carrier recording is copied to S3 for Transcribe with TWILIO_ACCOUNT_SID and the carrier auth token (TWILIO_AUTH_TOKEN_SECRET), which are not set');
+    return this.recordings.copy(job.media, job.name);
+  }
 
   async start(job: TranscriptionJob): Promise<void> {
     const { StartTranscriptionJobCommand, ConflictException } = await import('@aws-sdk/client-transcribe');
+    const media = await this.mediaFileUri(job);
     try {
       await this.transcribe.send(
         new StartTranscriptionJobCommand({
           TranscriptionJobName: job.name,
           LanguageCode: this.config.languageCode as never,
-          Media: { MediaFileUri: mediaUri(job.media, this.config.mediaBucket) },
+          Media: { MediaFileUri: media },
           OutputBucketName: this.config.outputBucket,
           OutputKey: transcriptKey(job.name),
         }),
