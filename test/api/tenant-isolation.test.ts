@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKey, routes, type RouteDefinition } from '../../shared/http/routes.js';
 import { clock } from '../../shared/adapters/clock.js';
@@ -678,5 +679,24 @@ describe('keyed state stays with its company', () => {
     expect(await paid(b, inB)).toMatchObject({ buyer_converted: true, revenue: 20, offer_converted: true, payout: 5 });
     // Within A the same caller is a duplicate now: the history is A's own.
     expect(await paid(a, await callInto(a, caller, 90))).toMatchObject({ buyer_converted: false, revenue: 0 });
+  });
+});
+
+describe('every CSV list of the registry', () => {
+  // The company's records as CSV equal its JSON list, row by row: CSV is generated from the
+  // registry, so a resource declared `csv` answers it with every column (docs/resources.md).
+  const csvResources = resources.filter((resource) => resource.csv && resource.operations.includes('list') && PAYLOADS[resource.name]);
+  it.each(csvResources.map((resource) => [resource.name, resource] as const))('%s.csv holds the rows of the JSON list', async (name, resource) => {
+    const json = await as(a, 'GET', `/api/v1/${name}?columns=id&per_page=100`);
+    expect(json.status, json.text).toBe(200);
+    const ids = (json.body[resource.plural] as Row[]).map((row) => String(row.id));
+    expect(ids.length, `${name} has records of A to compare`).toBeGreaterThan(0);
+    const reply = await as(a, 'GET', `/api/v1/${name}.csv?per_page=100`);
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.headers.get('content-type')).toMatch(/^text\/csv/);
+    const [header, ...rows] = parseCsv(reply.text) as string[][];
+    expect(header).toContain('id');
+    expect(header!.length).toBeGreaterThan(5);
+    expect(rows.map((row) => row[header!.indexOf('id')])).toEqual(ids);
   });
 });
