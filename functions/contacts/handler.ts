@@ -1,8 +1,10 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { callerBlock, callerUnblock, suppressionList } from './blacklist-operations.js';
+import { groupOperations } from '../../shared/resources/engine.js';
+import { contactFields, contactFieldValues, contactFieldViews } from '../../shared/resources/contact-fields.js';
 import { hangUpContactCalls, showContact, updateContact } from './contacts.js';
 
-/** Contacts (one caller number across the company's leads and calls) and the blacklist (suppression list). */
+/** Contacts (one caller number across the company's leads and calls), the blacklist (suppression list) and custom contact fields. */
 export const handler = createRouteGroupHandler('contacts', {
   'contacts.callerBlock': callerBlock,
   'contacts.callerUnblock': callerUnblock,
@@ -10,4 +12,5 @@ export const handler = createRouteGroupHandler('contacts', {
   'contacts.show': showContact,
   'contacts.update': updateContact,
   'contacts.hangUpCalls': hangUpContactCalls,
+  ...groupOperations('contacts', [contactFields, contactFieldValues, contactFieldViews]),
 });

@@ -24,6 +24,7 @@ import { subscriptions } from './subscriptions.js';
 import { standaloneTranscriptions, transcriptionKeywordGroups } from './transcriptions.js';
 import { webhookManualFires } from './webhook-manual-fires.js';
 import { sipHeaderParserGroups, sipHeaderParsers, sipHeaders } from './sip-headers.js';
+import { contactFields, contactFieldValues, contactFieldViews } from './contact-fields.js';
 import { callRecordingRules } from './call-recording-rules.js';
 import { stateCallLimits } from './state-call-limits.js';
 import { tokenMatchers, visitorTokenMatchers } from './token-matchers.js';
@@ -79,6 +80,9 @@ export const resources: readonly ResourceDefinition[] = [
   offerAmdFlows,
   numberOrderPrefixes,
   numberOrders,
+  contactFields,
+  contactFieldValues,
+  contactFieldViews,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

@@ -73,6 +73,9 @@ export const soundPlaylists = routing({ name: 'sound_playlists', group: 'configu
 export const offerAmdFlows = routing({ name: 'offer_amd_flows', group: 'configuration', operations: ALL_OPERATIONS, csv: true });
 export const numberOrderPrefixes = routing({ name: 'number_order_prefixes', group: 'numbers', operations: ALL_OPERATIONS, csv: true });
 export const numberOrders = routing({ name: 'number_orders', group: 'numbers', operations: ALL_OPERATIONS, csv: true });
+export const contactFields = routing({ name: 'contact_fields', group: 'contacts', operations: ALL_OPERATIONS, csv: true });
+export const contactFieldValues = routing({ name: 'contact_field_values', group: 'contacts', operations: ALL_OPERATIONS, csv: true });
+export const contactFieldViews = routing({ name: 'contact_field_views', group: 'contacts', operations: ALL_OPERATIONS, csv: true });
 
 /** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
 export const resourceRoutings: readonly ResourceRouting[] = [
@@ -120,4 +123,7 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   offerAmdFlows,
   numberOrderPrefixes,
   numberOrders,
+  contactFields,
+  contactFieldValues,
+  contactFieldViews,
 ];

@@ -115,6 +115,10 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   offer_amd_flows: (w, index) => ({ name: `${w.mark} amd`, offer_id: w.made.offers![Math.min(index, w.made.offers!.length - 1)]!.id, action: 'leave_message', sound_file_id: w.made.sound_files![0]!.id }),
   number_order_prefixes: (w) => ({ name: `${w.mark} prefix`, prefix: `${fileNumberRange().areaCode}555` }),
   number_orders: (w, index) => ({ name: `${w.mark} order`, ...(index === 8 ? {} : { quantity: 1, number_order_prefix_id: w.made.number_order_prefixes![0]!.id, offer_id: w.made.offers![0]!.id }) }),
+  contact_fields: (w, index) => ({ name: `${w.mark} field`, key: `${w.mark}_${index}`, field_type: 'string' }),
+  // One value per field and owner: each of A's values is of a field of its own, on the world's first lead.
+  contact_field_values: (w, index) => ({ contact_field_id: w.made.contact_fields![Math.min(index, w.made.contact_fields!.length - 1)]!.id, lead_id: w.made.leads![0]!.id, value: `${w.mark} value` }),
+  contact_field_views: (w) => ({ name: `${w.mark} view`, contact_field_ids: [w.made.contact_fields![0]!.id], applies_to: 'leads' }),
 };
 
 /** Resources whose payloads name the world's calls, so they are made once the calls exist. */
