@@ -27,6 +27,7 @@ import { sipHeaderParserGroups, sipHeaderParsers, sipHeaders } from './sip-heade
 import { callRecordingRules } from './call-recording-rules.js';
 import { stateCallLimits } from './state-call-limits.js';
 import { tokenMatchers, visitorTokenMatchers } from './token-matchers.js';
+import { incomingTextMessages } from './incoming-text-messages.js';
 
 /**
  * The resource registry: every resource's full definition, for what documents or checks them all
@@ -79,6 +80,7 @@ export const resources: readonly ResourceDefinition[] = [
   offerAmdFlows,
   numberOrderPrefixes,
   numberOrders,
+  incomingTextMessages,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

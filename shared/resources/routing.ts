@@ -73,6 +73,8 @@ export const soundPlaylists = routing({ name: 'sound_playlists', group: 'configu
 export const offerAmdFlows = routing({ name: 'offer_amd_flows', group: 'configuration', operations: ALL_OPERATIONS, csv: true });
 export const numberOrderPrefixes = routing({ name: 'number_order_prefixes', group: 'numbers', operations: ALL_OPERATIONS, csv: true });
 export const numberOrders = routing({ name: 'number_orders', group: 'numbers', operations: ALL_OPERATIONS, csv: true });
+// Written by the carrier's inbound-SMS webhook only (shared/messaging/inbound-sms.ts): no create.
+export const incomingTextMessages = routing({ name: 'incoming_text_messages', group: 'contacts', operations: ['list', 'show'], csv: true });
 
 /** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
 export const resourceRoutings: readonly ResourceRouting[] = [
@@ -120,4 +122,5 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   offerAmdFlows,
   numberOrderPrefixes,
   numberOrders,
+  incomingTextMessages,
 ];
