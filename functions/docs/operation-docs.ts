@@ -110,6 +110,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   'voice.outbound_answer': voiceStep('Carrier webhook: the callee of an outbound call (a lead) answered'),
   'voice.recording': voiceStep("Carrier webhook: a dial's recording is ready (call_recording_rules)"),
   'voice.router_answer': voiceStep("Carrier webhook: the caller's keys or words answering an IVR menu (call router)"),
+  'voice.sms': voiceStep('Carrier webhook: a text message reached a tracking number (incoming_text_messages)'),
   'voice.key_press': voiceStep('Carrier webhook: keys pressed during a bridged call, running the matching key press flow'),
   'leads.buyerIsAvailable': {
     summary: "Would a buyer take this lead's call now",

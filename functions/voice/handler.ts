@@ -1,6 +1,7 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { callStatus, dialAction, dialStatus, incoming, outboundAnswer, recording, whisper, whisperResult } from './twilio-operations.js';
 import { keyPress, routerAnswer } from './call-config-operations.js';
+import { inboundSms } from './sms-operation.js';
 
 /** The voice carrier's webhooks: every call's state machine is driven from here. */
 export const handler = createRouteGroupHandler('voice', {
@@ -14,4 +15,5 @@ export const handler = createRouteGroupHandler('voice', {
   'voice.recording': recording,
   'voice.router_answer': routerAnswer,
   'voice.key_press': keyPress,
+  'voice.sms': inboundSms,
 });

@@ -87,7 +87,7 @@ const behaviourRoutes: RouteDefinition[] = [
     { method: 'OPTIONS', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'none', operation: 'inbound_webhooks.preflight' },
   ]),
   // The voice carrier's webhooks (Twilio-compatible), authorised by its request signature.
-  ...(['incoming', 'dial_action', 'dial_status', 'status', 'whisper', 'whisper_result', 'outbound_answer', 'recording', 'router_answer', 'key_press'] as const).map(
+  ...(['incoming', 'dial_action', 'dial_status', 'status', 'whisper', 'whisper_result', 'outbound_answer', 'recording', 'router_answer', 'key_press', 'sms'] as const).map(
     (step): RouteDefinition => ({ method: 'POST', path: `${API}/voice/twilio/${step}`, group: 'voice', auth: 'carrier', operation: `voice.${step}` }),
   ),
   // Leads and schedules: outbound dialing (docs/leads.md, "Outbound dialing").

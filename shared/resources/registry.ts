@@ -28,6 +28,7 @@ import { contactFields, contactFieldValues, contactFieldViews } from './contact-
 import { callRecordingRules } from './call-recording-rules.js';
 import { stateCallLimits } from './state-call-limits.js';
 import { tokenMatchers, visitorTokenMatchers } from './token-matchers.js';
+import { incomingTextMessages } from './incoming-text-messages.js';
 
 /**
  * The resource registry: every resource's full definition, for what documents or checks them all
@@ -83,6 +84,7 @@ export const resources: readonly ResourceDefinition[] = [
   contactFields,
   contactFieldValues,
   contactFieldViews,
+  incomingTextMessages,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

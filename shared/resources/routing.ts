@@ -76,6 +76,8 @@ export const numberOrders = routing({ name: 'number_orders', group: 'numbers', o
 export const contactFields = routing({ name: 'contact_fields', group: 'contacts', operations: ALL_OPERATIONS, csv: true });
 export const contactFieldValues = routing({ name: 'contact_field_values', group: 'contacts', operations: ALL_OPERATIONS, csv: true });
 export const contactFieldViews = routing({ name: 'contact_field_views', group: 'contacts', operations: ALL_OPERATIONS, csv: true });
+// Written by the carrier's inbound-SMS webhook only (shared/messaging/inbound-sms.ts): no create.
+export const incomingTextMessages = routing({ name: 'incoming_text_messages', group: 'contacts', operations: ['list', 'show'], csv: true });
 
 /** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
 export const resourceRoutings: readonly ResourceRouting[] = [
@@ -126,4 +128,5 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   contactFields,
   contactFieldValues,
   contactFieldViews,
+  incomingTextMessages,
 ];

@@ -37,6 +37,7 @@ export const TIME_ATTRIBUTES: ReadonlySet<string> = new Set([
   'failing_since',
   'disabled_at',
   'callback_at',
+  'received_at',
 ]);
 
 /** A stored record as the API shows it: every column, null where unset. */

@@ -6,6 +6,7 @@ import { clock } from '../../shared/adapters/clock.js';
 import { webhookAttempt } from '../fixtures/events.js';
 import { recordWebhookAttempt, type WebhookAttempt } from '../../shared/events/webhook-logs.js';
 import { simulateCall, type SimulationResult } from '../../shared/local/call-simulator.js';
+import { simulateText } from '../../shared/local/text-simulator.js';
 import { resources } from '../../shared/resources/registry.js';
 import type { ResourceDefinition } from '../../shared/resources/define.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
@@ -121,6 +122,23 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   contact_field_views: (w) => ({ name: `${w.mark} view`, contact_field_ids: [w.made.contact_fields![0]!.id], applies_to: 'leads' }),
 };
 
+/**
+ * Resources no API call creates: made by the carrier's webhooks in the world (A 3, B 1), read
+ * back into `made` in creation order.
+ */
+const MADE_BY_CARRIER = new Set(['incoming_text_messages']);
+
+/** Texts from `caller` to the world's first number (the inbound-SMS webhook), and the records they made. */
+async function textInto(world: World, caller: string, count: number): Promise<void> {
+  for (let index = 0; index < count; index++) {
+    const sent = await simulateText({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from: caller, to: world.made.phone_numbers![0]!.number, body: `${world.mark} text ${index}` });
+    expect(sent.status, sent.response).toBe(200);
+  }
+  const listed = await as(world, 'GET', '/api/v1/incoming_text_messages?root=false&order=id&per_page=100');
+  expect(listed.body, listed.text).toHaveLength(count);
+  world.made.incoming_text_messages = listed.body as Row[];
+}
+
 /** Resources whose payloads name the world's calls, so they are made once the calls exist. */
 const AFTER_CALLS = new Set(['agent_call_dispositions']);
 
@@ -196,6 +214,8 @@ beforeAll(async () => {
   for (const world of [a, b]) world.made.calls = world.calls.map((placed) => ({ id: placed.callId }));
   await createRecords(a, 3, true);
   await createRecords(b, 1, true);
+  await textInto(a, A_CALLER, 3);
+  await textInto(b, newCaller(), 1);
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await as(a, 'POST', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}/caller_block`)).status).toBe(200);
@@ -689,7 +709,7 @@ describe('keyed state stays with its company', () => {
 describe('every CSV list of the registry', () => {
   // The company's records as CSV equal its JSON list, row by row: CSV is generated from the
   // registry, so a resource declared `csv` answers it with every column (docs/resources.md).
-  const csvResources = resources.filter((resource) => resource.csv && resource.operations.includes('list') && PAYLOADS[resource.name]);
+  const csvResources = resources.filter((resource) => resource.csv && resource.operations.includes('list') && (PAYLOADS[resource.name] || MADE_BY_CARRIER.has(resource.name)));
   it.each(csvResources.map((resource) => [resource.name, resource] as const))('%s.csv holds the rows of the JSON list', async (name, resource) => {
     const json = await as(a, 'GET', `/api/v1/${name}?columns=id&per_page=100`);
     expect(json.status, json.text).toBe(200);

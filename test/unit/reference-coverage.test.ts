@@ -46,7 +46,6 @@ const NOT_YET_SERVED_GROUPS = new Set([
   'six-op: application_clusters',
   'six-op: bigint_migrations',
   'reduced: contact_imports',
-  'reduced: incoming_text_messages',
   'reduced: agent_timestamps',
   'reduced: agent_widgets',
 ]);

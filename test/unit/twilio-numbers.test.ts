@@ -76,6 +76,24 @@ describe('Twilio number provider', () => {
     ]);
   });
 
+  it('points a bought number at the voice webhooks and the inbound-SMS webhook when it knows their base', async () => {
+    const { fetch, sent } = fakeFetch({ status: 201, body: { sid: 'PN11112222333344445555666677778888', phone_number: '+14155550142' } });
+    const twilio = new TwilioNumbers({ accountSid: SID, authToken: TOKEN, baseUrl: BASE, fetch, voiceWebhookBase: 'https://api.example.test/api/v1/voice/twilio' });
+    await twilio.purchase('+14155550142');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.url).toBe(`${ACCOUNT}/IncomingPhoneNumbers.json`);
+    expect(sent[0]!.method).toBe('POST');
+    expect(Object.fromEntries(new URLSearchParams(String(sent[0]!.body)))).toEqual({
+      PhoneNumber: '+14155550142',
+      VoiceUrl: 'https://api.example.test/api/v1/voice/twilio/incoming',
+      VoiceMethod: 'POST',
+      StatusCallback: 'https://api.example.test/api/v1/voice/twilio/status',
+      StatusCallbackMethod: 'POST',
+      SmsUrl: 'https://api.example.test/api/v1/voice/twilio/sms',
+      SmsMethod: 'POST',
+    });
+  });
+
   it('releases a number with a DELETE of its SID', async () => {
     const { fetch, sent } = fakeFetch({ status: 204 });
     await provider(fetch).release('PN1', '+14155550142');

@@ -16,7 +16,8 @@ export interface TwilioNumbersOptions {
   timeoutMs?: number;
   /**
    * Base URL of this service's voice webhooks (`.../api/v1/voice/twilio`): bought numbers are
-   * pointed at its `incoming` and `status` routes, so their calls reach the state machine.
+   * pointed at its `incoming` and `status` routes, so their calls reach the state machine, and
+   * at its `sms` route, so texts to them become incoming_text_messages.
    */
   voiceWebhookBase?: string;
 }
@@ -72,6 +73,9 @@ export class TwilioNumbers implements NumberProvider {
       form.set('VoiceMethod', 'POST');
       form.set('StatusCallback', `${this.voiceWebhookBase}/status`);
       form.set('StatusCallbackMethod', 'POST');
+      // Texts to the number reach the inbound-SMS webhook (incoming_text_messages).
+      form.set('SmsUrl', `${this.voiceWebhookBase}/sms`);
+      form.set('SmsMethod', 'POST');
     }
     const body = (await this.request('POST', '/IncomingPhoneNumbers.json', form, 'purchase')) as
       | { sid?: unknown; phone_number?: unknown }
