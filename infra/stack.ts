@@ -10,6 +10,7 @@ import { Monitoring } from './constructs/monitoring.js';
 import { StaleCallSweeper } from './constructs/stale-call-sweeper.js';
 import { ServiceTable } from './constructs/table.js';
 import { Transcription } from './constructs/transcription.js';
+import { SecretsKey } from './constructs/secrets-key.js';
 import { routeGroups, type RouteGroup } from '../shared/http/route-groups.js';
 import type { RouteDefinition } from '../shared/http/routes.js';
 import { acknowledgeNagFindings } from './nag.js';
@@ -37,6 +38,8 @@ export class CallTrackingStack extends Stack {
   readonly delivery: EventDelivery;
   readonly leadRunner: LeadRunner;
   readonly transcription: Transcription;
+  /** The KMS key of values stored encrypted (secret items, OAuth tokens). */
+  readonly secretsKey: SecretsKey;
   /** The functions that start transcription jobs (Transcription.allowStarting), for the nag acknowledgements. */
   readonly transcriptionStarters: NodejsFunction[];
   /** The functions that schedule lead steps (LeadRunner.allowScheduling), for the nag acknowledgements. */
@@ -117,6 +120,13 @@ export class CallTrackingStack extends Stack {
       const ports: readonly string[] = 'ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : [];
       if (ports.includes('objects')) this.leadRunner.allowSoundObjects(this.api.groupFunctions[group], 'write');
       else if (ports.includes('object_reads')) this.leadRunner.allowSoundObjects(this.api.groupFunctions[group], 'read');
+    }
+
+    // Values stored encrypted (secret items, OAuth tokens): route groups with the encryption port.
+    this.secretsKey = new SecretsKey(this, 'SecretsKey');
+    for (const group of Object.keys(routeGroups) as RouteGroup[]) {
+      const ports: readonly string[] = 'ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : [];
+      if (ports.includes('encryption')) this.secretsKey.allowEncrypting(this.api.groupFunctions[group]);
     }
 
     // Transcription of recordings: route groups with the transcription port start jobs; a rule brings their ends back.

@@ -8,9 +8,10 @@ export interface RouteGroupDefinition {
   /**
    * Ports beyond the table the group's function uses; the stack wires and permits each.
    * `objects`: object storage, reading, writing and deleting sound files' audio; `object_reads`:
-   * reading it only (presigned URLs are signed with the function's own role).
+   * reading it only (presigned URLs are signed with the function's own role). `encryption`: the
+   * stack's KMS key for values stored encrypted (kms:Encrypt only: nothing served reads them back).
    */
-  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler' | 'transcription' | 'objects' | 'object_reads')[];
+  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler' | 'transcription' | 'objects' | 'object_reads' | 'encryption')[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -34,7 +35,8 @@ export const routeGroups = {
   // events: manual fires queue their sends through the outbox.
   subscriptions: { description: 'Event subscriptions, outgoing webhooks and their URLs, manual webhook fires, webhook logs', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
-  integrations: { description: 'Integrations with external systems', tableActions: CRUD },
+  // encryption: secret values and OAuth tokens are encrypted with the stack's KMS key before they are stored.
+  integrations: { description: 'Integrations with external systems, their secrets, OAuth connections and app configs', tableActions: CRUD, ports: ['encryption'] },
   // events: team invitations go out through the outbox and the delivery function.
   buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
   // carrier: the carrier's auth token, to check the signature of its webhooks; telephony: key press

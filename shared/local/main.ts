@@ -38,6 +38,9 @@ process.env.EVENTS_ADAPTER ??= 'local';
 process.env.TELEPHONY_ADAPTER ??= 'local';
 process.env.SCHEDULER_ADAPTER ??= 'local';
 process.env.TRANSCRIPTION_ADAPTER ??= 'local';
+// Secret items and OAuth tokens: AES-256-GCM with a key made once in DATA_DIR/encryption.key.
+process.env.ENCRYPTION_ADAPTER ??= 'local';
+process.env.ENCRYPTION_KEY_FILE ??= join(dataDir, 'encryption.key');
 // Uploads of the object_storage_upload action land in DATA_DIR/objects.
 process.env.OBJECT_STORAGE_ADAPTER ??= 'local';
 process.env.OBJECT_STORAGE_DIR ??= join(dataDir, 'objects');

@@ -308,7 +308,8 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const draft = { ...resource.defaults, ...fields };
       checkRecord(resource, draft);
       await checkForeignKeys(resource, companyId, fields);
-      const generated = { ...draft, ...resource.generate?.(context) };
+      // The uuid is chosen once, before `acquire`: what it stores may be bound to it (a secret's encryption context).
+      const generated = { ...draft, ...resource.generate?.(context), uuid: randomUUID() };
       assertItemWithin(generated, RECORD_BUDGET_BYTES);
       // Something outside the table (a purchased number) that must be given back if the write fails.
       // When the hook chose the value itself and a concurrent create took it first, it chooses again.
@@ -321,7 +322,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
           // Stored with every record (createRecord adds it); here too, so create answers as show will.
           company_id: companyId,
           id: await nextId(companyId, resource.name),
-          uuid: randomUUID(),
+          uuid: generated.uuid,
           created_at: typeof fields.created_at === 'string' ? fields.created_at : now,
           updated_at: typeof fields.updated_at === 'string' ? fields.updated_at : now,
           user_updated_at: now,

@@ -7,6 +7,7 @@ import { accessControlLists, unblockContactJobs } from './admin.js';
 import type { ResourceDefinition } from './define.js';
 import { inboundWebhooks } from './inbound-webhooks.js';
 import { integrations } from './integrations.js';
+import { appConfigs, oauthConnections, secretItems } from './secrets.js';
 import { offerConversions } from './offer-conversions.js';
 import { offers, trafficSources } from './offers.js';
 import { outgoingWebhooks, outgoingWebhookUrls } from './outgoing-webhooks.js';
@@ -45,6 +46,9 @@ export const resources: readonly ResourceDefinition[] = [
   trafficSources,
   offerConversions,
   integrations,
+  secretItems,
+  oauthConnections,
+  appConfigs,
   unblockContactJobs,
   accessControlLists,
   buyers,

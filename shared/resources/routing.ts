@@ -37,6 +37,9 @@ export const offers = routing({ name: 'offers', group: 'offers', operations: ALL
 export const trafficSources = routing({ name: 'traffic_sources', group: 'offers', operations: ALL_OPERATIONS, csv: true });
 export const offerConversions = routing({ name: 'offer_conversions', group: 'offers', operations: ALL_OPERATIONS, csv: true });
 export const integrations = routing({ name: 'integrations', group: 'integrations', operations: ALL_OPERATIONS });
+export const secretItems = routing({ name: 'secret_items', group: 'integrations', operations: ALL_OPERATIONS, csv: true });
+export const oauthConnections = routing({ name: 'oauth_connections', group: 'integrations', operations: ALL_OPERATIONS, csv: true });
+export const appConfigs = routing({ name: 'app_configs', group: 'integrations', operations: ALL_OPERATIONS, csv: true });
 export const unblockContactJobs = routing({ name: 'unblock_contact_jobs', group: 'admin', operations: ['list', 'new', 'create', 'show', 'delete'] });
 export const accessControlLists = routing({ name: 'access_control_lists', group: 'admin', operations: ALL_OPERATIONS });
 export const buyers = routing({ name: 'buyers', group: 'buyers', operations: ALL_OPERATIONS, csv: true });
@@ -89,6 +92,9 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   trafficSources,
   offerConversions,
   integrations,
+  secretItems,
+  oauthConnections,
+  appConfigs,
   unblockContactJobs,
   accessControlLists,
   buyers,

@@ -38,6 +38,9 @@ export const TIME_ATTRIBUTES: ReadonlySet<string> = new Set([
   'disabled_at',
   'callback_at',
   'received_at',
+  'value_updated_at',
+  'expires_at',
+  'tokens_updated_at',
 ]);
 
 /** A stored record as the API shows it: every column, null where unset. */
