@@ -32,7 +32,7 @@ const CRUD_WITH_EVENTS = [...CRUD, 'dynamodb:BatchWriteItem'] as const;
 
 export const routeGroups = {
   // events: manual fires queue their sends through the outbox.
-  subscriptions: { description: 'Event subscriptions, outgoing webhooks and their URLs, manual webhook fires, webhook logs', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
+  subscriptions: { description: 'Event subscriptions, outgoing webhooks and their URLs, manual webhook fires, webhook logs, change logs', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   integrations: { description: 'Integrations with external systems', tableActions: CRUD },
   // events: team invitations go out through the outbox and the delivery function.
