@@ -21,12 +21,14 @@ export const CHANGE_LOG_LIMITS = {
   /** A value larger than this (DynamoDB bytes) is shortened: strings to `stringChars`, others to a marker. */
   valueBytes: 4 * 1024,
   stringChars: 1000,
-  /**
-   * All values of one entry. Field names come on top, and they are bounded by the record budget
-   * (100 KB, shared/resources/engine.ts), so an entry stays under 200 KB: below the 300 KB a
-   * Put may write (shared/db/item-limits.ts), never refused there.
-   */
+  /** Values (and field names) of one entry kept whole; past it, fields keep only their names. */
   changesBytes: 64 * 1024,
+  /**
+   * All of `object_changes`, markers included; fields past it are left out. With the entry's
+   * other columns (well under 2 KB) an entry stays far below the 300 KB a Put may write
+   * (shared/db/item-limits.ts) and DynamoDB's 400 KB: never refused there.
+   */
+  entryBytes: 96 * 1024,
 } as const;
 
 /** Storage bookkeeping, the same for every record of a company, or a copy of `updated_at`. */
@@ -93,22 +95,27 @@ function boundValue(value: unknown): { value: unknown; cut: boolean } {
 }
 
 /**
- * The changes within CHANGE_LOG_LIMITS: long values shortened, and once the entry's budget is
- * spent, the remaining fields keep their names with `[TRUNCATED]` values (that they changed is
- * still told). `truncated` says whether anything was cut. Never throws: the log never fails
- * the write it describes.
+ * The changes within CHANGE_LOG_LIMITS: long values shortened; once `changesBytes` is spent, the
+ * remaining fields keep their names with `[TRUNCATED]` values (that they changed is still told),
+ * and past `entryBytes` they are left out. `truncated` says whether anything was cut. Never
+ * throws: the log never fails the write it describes.
  */
 export function boundChanges(changes: ObjectChanges): { changes: ObjectChanges; truncated: boolean } {
   const bounded: ObjectChanges = {};
+  const markerBytes = 2 * valueSize(TRUNCATED);
   let truncated = false;
-  let bytes = 0;
+  let bytes = 3;
   for (const [name, [old, now]] of Object.entries(changes)) {
+    // As valueSize counts a member: its name, the pair's array and the map's entry.
+    const nameBytes = Buffer.byteLength(name, 'utf8') + 6;
     const a = boundValue(old);
     const b = boundValue(now);
-    const size = valueSize(a.value) + valueSize(b.value);
+    const size = nameBytes + valueSize(a.value) + valueSize(b.value);
     if (bytes + size > CHANGE_LOG_LIMITS.changesBytes) {
-      bounded[name] = [TRUNCATED, TRUNCATED];
       truncated = true;
+      if (bytes + nameBytes + markerBytes > CHANGE_LOG_LIMITS.entryBytes) continue;
+      bounded[name] = [TRUNCATED, TRUNCATED];
+      bytes += nameBytes + markerBytes;
       continue;
     }
     bytes += size;

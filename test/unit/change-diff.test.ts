@@ -63,8 +63,17 @@ describe('boundChanges', () => {
     expect(Object.keys(bounded.changes)).toEqual(Object.keys(changes));
     expect(bounded.changes.field_0).toEqual(changes.field_0);
     expect(bounded.changes.field_199).toEqual([TRUNCATED, TRUNCATED]);
-    const values = Object.values(bounded.changes).reduce((sum, [a, b]) => sum + valueSize(a) + valueSize(b), 0);
-    expect(values).toBeLessThanOrEqual(CHANGE_LOG_LIMITS.changesBytes + 200 * 2 * valueSize(TRUNCATED));
-    expect(valueSize(bounded.changes)).toBeLessThan(100_000);
+    expect(valueSize(bounded.changes)).toBeLessThanOrEqual(CHANGE_LOG_LIMITS.entryBytes);
+  });
+
+  it('leaves fields out once even their names would pass the entry budget', () => {
+    const changes = Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`a_rather_long_field_name_${index}`, ['x'.repeat(10), null] as [unknown, unknown]]));
+    const bounded = boundChanges(changes);
+    expect(bounded.truncated).toBe(true);
+    expect(Object.keys(bounded.changes).length).toBeLessThan(20_000);
+    expect(valueSize(bounded.changes)).toBeLessThanOrEqual(CHANGE_LOG_LIMITS.entryBytes);
+    // Whole values first, then names alone.
+    expect(bounded.changes.a_rather_long_field_name_0).toEqual(['x'.repeat(10), null]);
+    expect(Object.values(bounded.changes).at(-1)).toEqual([TRUNCATED, TRUNCATED]);
   });
 });
