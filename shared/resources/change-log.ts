@@ -6,7 +6,8 @@ import { timeSortableId } from '../db/ids.js';
 import type { OperationRequest } from '../http/request.js';
 import { logger } from '../logger.js';
 import { boundChanges, objectChanges, type ChangeEvent, type LogPolicy } from './change-diff.js';
-import { allColumns, type ResourceDefinition } from './define.js';
+import { updateRecord, type StoredRecord } from '../db/records.js';
+import { allColumns, type HookContext, type ResourceDefinition } from './define.js';
 
 /**
  * Change logs: an audit trail of every create, update and delete the resource engine makes, one
@@ -43,8 +44,17 @@ export const CHANGE_LOG_COLUMNS = [
 /** Characters of the public key kept to tell API keys apart (the key itself stays out of logs). */
 const API_KEY_HINT_CHARS = 4;
 
+/** Who made a change, as its entry tells it. */
+export interface ChangeAuthor {
+  whodunnit: string | null;
+  user_id: number | null;
+  auth_method: string;
+  api_key_hint: string | null;
+  request_id: string | null;
+}
+
 /** Who made the change: the user of an `auth_token`, else the API key (its company is the entry's). */
-export function author(request: Pick<OperationRequest, 'auth'>): { whodunnit: string | null; user_id: number | null; auth_method: string; api_key_hint: string | null } {
+export function author(request: Pick<OperationRequest, 'auth' | 'requestId'>): ChangeAuthor {
   const hint = request.auth.publicKey ? request.auth.publicKey.slice(-API_KEY_HINT_CHARS) : null;
   const userId = request.auth.userId ?? null;
   return {
@@ -52,6 +62,7 @@ export function author(request: Pick<OperationRequest, 'auth'>): { whodunnit: st
     user_id: userId,
     auth_method: request.auth.method,
     api_key_hint: hint,
+    request_id: request.requestId ? request.requestId.slice(0, 200) : null,
   };
 }
 
@@ -59,10 +70,52 @@ function policyOf(resource: ResourceDefinition): LogPolicy {
   return { shown: new Set(allColumns(resource)), hidden: new Set([...(resource.revealedOnWrite ?? []), ...(resource.instructions ?? [])]) };
 }
 
+interface EntryFacts {
+  companyId: number;
+  itemType: string;
+  policy: LogPolicy;
+  author: ChangeAuthor | undefined;
+  now: Date;
+  event: ChangeEvent;
+  before: Record<string, unknown> | undefined;
+  after: Record<string, unknown> | undefined;
+}
+
+/** The entry's Put, or nothing if it cannot be made: the log never fails the write. */
+function entryWrites(facts: EntryFacts): TransactItem[] {
+  try {
+    const record = (facts.after ?? facts.before)!;
+    const { changes, truncated } = boundChanges(objectChanges(facts.policy, facts.event, facts.before, facts.after));
+    const entry = {
+      id: timeSortableId(facts.now.getTime()),
+      uuid: randomUUID(),
+      created_at: facts.now.toISOString(),
+      updated_at: facts.now.toISOString(),
+      company_id: facts.companyId,
+      item_type: facts.itemType,
+      item_id: Number(record.id),
+      item_uuid: typeof record.uuid === 'string' ? record.uuid : null,
+      event: facts.event,
+      whodunnit: null,
+      user_id: null,
+      auth_method: null,
+      api_key_hint: null,
+      request_id: null,
+      ...facts.author,
+      object_changes: changes,
+      truncated,
+      expires_at: Math.floor(facts.now.getTime() / 1000) + CHANGE_LOG_RETENTION_DAYS * 24 * 60 * 60,
+    };
+    return [{ Put: dayRecordPut(facts.companyId, CHANGE_LOGS, entry) }];
+  } catch (error) {
+    logger.error('change log: entry not written', { error, resource: facts.itemType, event: facts.event });
+    return [];
+  }
+}
+
 /**
- * The Put of a change's log entry, for the change's transaction (always the last item, so a
- * cancellation can be traced to it: `retryLogCollision`). Empty (no entry) if it cannot be
- * made: the log never fails the write.
+ * The Put of a change's log entry, for the change's transaction (always its last item, so a
+ * cancellation can be traced to it: `retryLogCollision`).
  */
 export function changeLogWrites(
   resource: ResourceDefinition,
@@ -71,32 +124,27 @@ export function changeLogWrites(
   before: Record<string, unknown> | undefined,
   after: Record<string, unknown> | undefined,
 ): TransactItem[] {
-  try {
-    const companyId = request.auth.companyId;
-    const record = (after ?? before)!;
-    const { changes, truncated } = boundChanges(objectChanges(policyOf(resource), event, before, after));
-    const id = timeSortableId(request.now.getTime());
-    const entry = {
-      id,
-      uuid: randomUUID(),
-      created_at: request.now.toISOString(),
-      updated_at: request.now.toISOString(),
-      company_id: companyId,
-      item_type: resource.name,
-      item_id: Number(record.id),
-      item_uuid: typeof record.uuid === 'string' ? record.uuid : null,
-      event,
-      ...author(request),
-      request_id: request.requestId.slice(0, 200),
-      object_changes: changes,
-      truncated,
-      expires_at: Math.floor(request.now.getTime() / 1000) + CHANGE_LOG_RETENTION_DAYS * 24 * 60 * 60,
-    };
-    return [{ Put: dayRecordPut(companyId, CHANGE_LOGS, entry) }];
-  } catch (error) {
-    logger.error('change log: entry not written', { error, resource: resource.name, event });
-    return [];
-  }
+  return entryWrites({ companyId: request.auth.companyId, itemType: resource.name, policy: policyOf(resource), author: author(request), now: request.now, event, before, after });
+}
+
+/**
+ * An update a hook makes on another record because of an API write (a deleted buyer leaving the
+ * groups that listed it), logged as that record's update by the same author, in the update's
+ * own transaction. Only the fields the hook sets are logged, and the hook sets only id lists.
+ */
+export async function updateWithChangeLog(
+  context: HookContext,
+  resource: string,
+  before: StoredRecord,
+  changes: Record<string, unknown>,
+  lookups?: Parameters<typeof updateRecord>[4],
+): Promise<StoredRecord | undefined> {
+  const policy: LogPolicy = { shown: new Set(Object.keys(changes)), hidden: new Set() };
+  const after = { ...before, ...changes };
+  return retryLogCollision(
+    () => entryWrites({ companyId: context.companyId, itemType: resource, policy, author: context.author, now: context.now, event: 'update', before, after }),
+    (log) => updateRecord(context.companyId, resource, before.id, changes, lookups, log),
+  );
 }
 
 /**

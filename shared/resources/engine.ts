@@ -25,7 +25,7 @@ import { validate } from '../http/validation.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
-import { changeLogWrites, retryLogCollision } from './change-log.js';
+import { author, changeLogWrites, retryLogCollision } from './change-log.js';
 import { allColumns, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
 import { recordPredicate } from './list-conditions.js';
 import { resourceListSchema } from './list-schema.js';
@@ -66,7 +66,7 @@ function sentFields(output: Record<string, unknown>, input: Params): Record<stri
 }
 
 function hookContext(request: OperationRequest): HookContext {
-  return { companyId: request.auth.companyId, userId: request.auth.userId, now: request.now };
+  return { companyId: request.auth.companyId, userId: request.auth.userId, now: request.now, author: author(request) };
 }
 
 export async function findOrThrow(resource: ResourceDefinition, companyId: number, id: number): Promise<StoredRecord> {

@@ -182,6 +182,21 @@ describe('values the API hides', () => {
   });
 });
 
+describe('a record a write changes in turn', () => {
+  it("is logged as that record's update by the same author: a deleted buyer leaves its group", async () => {
+    pinClock(at(2, '10:30:00.000'));
+    const buyer = await createThrough(gateway, b, '/api/v1/buyers', { name: 'Leaving', number: '+12125550177' });
+    const group = await createThrough(gateway, b, '/api/v1/buyer_groups/0', { name: 'Team', buyer_ids: [buyer.id] });
+    pinClock(at(2, '10:31:00.000'));
+    expect((await as(b, 'DELETE', `/api/v1/buyers/${buyer.id}`)).status).toBe(200);
+    const entries = await entriesOf(b, 'buyer_groups', group.id);
+    expect(entries.map((entry) => entry.event)).toEqual(['create', 'update']);
+    expect(entries[1]).toMatchObject({ whodunnit: hintOf(b), object_changes: { buyer_ids: [[buyer.id], []] } });
+    const [deleted] = await logsOf(b, `?item_type=buyers&item_id=${buyer.id}&event=delete`);
+    expect(entries[1]!.request_id).toBe(deleted!.request_id);
+  });
+});
+
 describe('a large value', () => {
   it('is shortened in the entry (truncated: true), and the write succeeds whole', async () => {
     pinClock(at(2, '11:00:00.000'));
