@@ -228,7 +228,9 @@ export async function updateRecord(
       ],
       puts.conflicts,
     );
-    return getRecord(companyId, resource, id);
+    // Strongly consistent: the answer must show the write it follows (a transaction returns no values).
+    const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.record(companyId, resource, id), ConsistentRead: true }));
+    return result.Item ? withoutKeys(result.Item) : undefined;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
