@@ -32,6 +32,8 @@ import { visitorNumberSchema } from '../configuration/visitor-number.js';
 import { makeCallSchema } from '../schedules/make-call.js';
 import { deleteByTargetUrlSchema } from '../subscriptions/delete-by-target-url.js';
 import { webhookLogListSchema, webhookLogShowSchema } from '../subscriptions/webhook-logs.js';
+import { changeLogListSchema, changeLogShowSchema } from '../subscriptions/change-logs.js';
+import { CHANGE_LOG_COLUMNS } from '../../shared/resources/change-log.js';
 import { LEAD_RETARGET_LOG_COLUMNS } from '../../shared/leads/lead-retarget.js';
 import { leadRetargetLogListSchema } from '../schedules/retarget-logs.js';
 
@@ -166,6 +168,19 @@ export const operationDocs: Record<string, OperationDoc> = {
     params: webhookLogShowSchema,
     pathParams: { id: { description: "The attempt's id.", schema: { type: 'integer', minimum: 1 } } },
     response: { record: 'webhook_log', rows: { name: 'WebhookLog', columns: WEBHOOK_LOG_COLUMNS } },
+  },
+  'change_logs.list': {
+    summary: 'List changes made to records (audit trail)',
+    description:
+      "One entry per create, update and delete made through the API, written in the change's own transaction: who (`whodunnit`: the user id of an `auth_token`, else `api_key:` and the API key's last characters), which record (`item_type`, `item_id`), `event` and `object_changes` (`{field: [before, after]}`; for updates only the fields that changed; hidden values `[FILTERED]`). Newest first, by cursor; 30 days before `created_at_to` unless `created_at_from` is given; kept a year. docs/resources.md, \"Change logs\".",
+    params: changeLogListSchema,
+    response: { list: 'change_logs', rows: { name: 'ChangeLog', columns: CHANGE_LOG_COLUMNS } },
+  },
+  'change_logs.show': {
+    summary: 'Show one change of a record',
+    params: changeLogShowSchema,
+    pathParams: { id: { description: "The entry's id.", schema: { type: 'integer', minimum: 1 } } },
+    response: { record: 'change_log', rows: { name: 'ChangeLog', columns: CHANGE_LOG_COLUMNS } },
   },
   'contacts.callerBlock': {
     summary: 'Blacklist a caller',

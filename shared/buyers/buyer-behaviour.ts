@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { getRecord, queryAllRecords, updateRecord } from '../db/records.js';
+import { getRecord, queryAllRecords } from '../db/records.js';
+import { updateWithChangeLog } from '../resources/change-log.js';
 import { ValidationError } from '../http/errors.js';
 import { BUYER_WRITABLE_FIELDS } from '../resources/buyer-fields.js';
 import type { HookContext } from '../resources/define.js';
@@ -106,7 +107,7 @@ export async function afterDelete(context: HookContext, buyer: Record<string, un
   for (const resource of BUYER_LISTS) {
     for (const record of await queryAllRecords(context.companyId, resource)) {
       const members = Array.isArray(record.buyer_ids) ? (record.buyer_ids as number[]) : [];
-      if (members.includes(id)) await updateRecord(context.companyId, resource, record.id, { buyer_ids: members.filter((member) => member !== id) });
+      if (members.includes(id)) await updateWithChangeLog(context, resource, record, { buyer_ids: members.filter((member) => member !== id) });
     }
   }
 }

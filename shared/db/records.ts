@@ -144,7 +144,7 @@ export async function createRecord(
   resource: string,
   record: StoredRecord,
   lookups: readonly LookupWrite[] = [],
-  /** Writes that must happen with the record or not at all (outbox items of its messages). */
+  /** Writes that must happen with the record or not at all (outbox items of its messages, its change log entry). */
   alongside: readonly TransactItem[] = [],
 ): Promise<void> {
   const puts = lookupPuts(companyId, resource, record.id, lookups, 1);
@@ -197,7 +197,7 @@ export async function updateRecord(
   id: number,
   changes: Record<string, unknown>,
   lookups: { remove: readonly Key[]; add: readonly LookupWrite[]; refresh?: readonly LookupWrite[] } = { remove: [], add: [] },
-  /** Writes that must happen with the change or not at all (outbox items of its messages). */
+  /** Writes that must happen with the change or not at all (outbox items of its messages, its change log entry). */
   alongside: readonly TransactItem[] = [],
 ): Promise<StoredRecord | undefined> {
   const set = setExpression(changes);
@@ -228,7 +228,9 @@ export async function updateRecord(
       ],
       puts.conflicts,
     );
-    return getRecord(companyId, resource, id);
+    // Strongly consistent: the answer must show the write it follows (a transaction returns no values).
+    const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.record(companyId, resource, id), ConsistentRead: true }));
+    return result.Item ? withoutKeys(result.Item) : undefined;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
@@ -236,7 +238,14 @@ export async function updateRecord(
 }
 
 /** Deletes a record with its lookups and lowers the count; false when it was already gone. */
-export async function deleteRecord(companyId: number, resource: string, id: number, lookups: readonly Key[] = []): Promise<boolean> {
+export async function deleteRecord(
+  companyId: number,
+  resource: string,
+  id: number,
+  lookups: readonly Key[] = [],
+  /** Writes that must happen with the delete or not at all (its change log entry). */
+  alongside: readonly TransactItem[] = [],
+): Promise<boolean> {
   try {
     await transact(
       [
@@ -251,6 +260,7 @@ export async function deleteRecord(companyId: number, resource: string, id: numb
             ExpressionAttributeValues: { ':minus': -1 },
           },
         },
+        ...alongside,
       ],
       new Map(),
     );

@@ -1,4 +1,5 @@
-import { queryAllRecords, updateRecord } from '../db/records.js';
+import { queryAllRecords } from '../db/records.js';
+import { updateWithChangeLog } from '../resources/change-log.js';
 import type { HookContext } from '../resources/define.js';
 
 /** The outgoing_webhook_urls resource's behaviour beyond its own record. */
@@ -13,7 +14,7 @@ export async function afterDelete(context: HookContext, url: Record<string, unkn
   for (const webhook of await queryAllRecords(context.companyId, 'outgoing_webhooks')) {
     const listed = Array.isArray(webhook.outgoing_url_ids) ? (webhook.outgoing_url_ids as number[]) : [];
     if (listed.includes(id)) {
-      await updateRecord(context.companyId, 'outgoing_webhooks', webhook.id, { outgoing_url_ids: listed.filter((member) => member !== id), updated_at: now });
+      await updateWithChangeLog(context, 'outgoing_webhooks', webhook, { outgoing_url_ids: listed.filter((member) => member !== id), updated_at: now });
     }
   }
 }

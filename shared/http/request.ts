@@ -13,6 +13,8 @@ export interface AuthContext {
   companyId: number;
   /** Set when a per-user auth_token authorised the request. */
   userId?: number;
+  /** The public half of the API key that authorised the request (not a secret: it names the key). */
+  publicKey?: string;
   method: 'api_key' | 'auth_token' | 'none';
 }
 

@@ -33,7 +33,7 @@ const CRUD_WITH_EVENTS = [...CRUD, 'dynamodb:BatchWriteItem'] as const;
 
 export const routeGroups = {
   // events: manual fires queue their sends through the outbox.
-  subscriptions: { description: 'Event subscriptions, outgoing webhooks and their URLs, manual webhook fires, webhook logs', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
+  subscriptions: { description: 'Event subscriptions, outgoing webhooks and their URLs, manual webhook fires, webhook logs, change logs', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   // encryption: secret values and OAuth tokens are encrypted with the stack's KMS key before they are stored.
   integrations: { description: 'Integrations with external systems, their secrets, OAuth connections and app configs', tableActions: CRUD, ports: ['encryption'] },

@@ -96,6 +96,9 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'GET', path: `${API}/inbound_webhook_logs`, group: 'inbound', auth: 'basic', operation: 'inbound_webhook_logs.list' },
   { method: 'GET', path: `${API}/webhook_logs`, group: 'subscriptions', auth: 'basic', operation: 'webhook_logs.list' },
   { method: 'GET', path: `${API}/webhook_logs/{id}`, group: 'subscriptions', auth: 'basic', operation: 'webhook_logs.show' },
+  // The audit trail of every create, update and delete through the resource engine (docs/resources.md, "Change logs").
+  { method: 'GET', path: `${API}/change_logs`, group: 'subscriptions', auth: 'basic', operation: 'change_logs.list' },
+  { method: 'GET', path: `${API}/change_logs/{id}`, group: 'subscriptions', auth: 'basic', operation: 'change_logs.show' },
   { method: 'POST', path: `${API}/contacts/{caller_id}/caller_block`, group: 'contacts', auth: 'basic', operation: 'contacts.callerBlock' },
   { method: 'POST', path: `${API}/contacts/{caller_id}/caller_unblock`, group: 'contacts', auth: 'basic', operation: 'contacts.callerUnblock' },
   { method: 'GET', path: `${API}/contacts/suppression_list`, group: 'contacts', auth: 'basic', operation: 'contacts.suppressionList' },

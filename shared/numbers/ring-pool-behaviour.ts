@@ -1,4 +1,5 @@
-import { queryAllRecords, updateRecord } from '../db/records.js';
+import { queryAllRecords } from '../db/records.js';
+import { updateWithChangeLog } from '../resources/change-log.js';
 import type { HookContext } from '../resources/define.js';
 import { lookupsOf } from '../resources/engine.js';
 import { phoneNumbers } from '../resources/phone-numbers.js';
@@ -25,7 +26,7 @@ export async function afterDelete(context: HookContext, pool: Record<string, unk
   const now = context.now.toISOString();
   for (const number of members) {
     const after = { ...number, ring_pool_id: null };
-    await updateRecord(context.companyId, phoneNumbers.name, number.id, { ring_pool_id: null, updated_at: now }, {
+    await updateWithChangeLog(context, phoneNumbers.name, number, { ring_pool_id: null, updated_at: now }, {
       remove: [],
       add: [],
       refresh: lookupsOf(phoneNumbers, context.companyId, after),

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import type { Key } from '../db/keys.js';
 import type { QueueMessage } from '../ports/events.js';
+import type { ChangeAuthor } from './change-log.js';
 import type { ResourceRouting } from './routing.js';
 
 /** A valibot schema for a resource's writable fields (an object in, an object out). */
@@ -74,6 +75,8 @@ export interface HookContext {
   companyId: number;
   userId?: number;
   now: Date;
+  /** Who made the API write, for the change log entries of records a hook changes in turn. */
+  author?: ChangeAuthor;
 }
 
 /**

@@ -25,6 +25,7 @@ import { validate } from '../http/validation.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
+import { author, changeLogWrites, retryLogCollision } from './change-log.js';
 import { allColumns, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
 import { recordPredicate } from './list-conditions.js';
 import { resourceListSchema } from './list-schema.js';
@@ -65,7 +66,7 @@ function sentFields(output: Record<string, unknown>, input: Params): Record<stri
 }
 
 function hookContext(request: OperationRequest): HookContext {
-  return { companyId: request.auth.companyId, userId: request.auth.userId, now: request.now };
+  return { companyId: request.auth.companyId, userId: request.auth.userId, now: request.now, author: author(request) };
 }
 
 export async function findOrThrow(resource: ResourceDefinition, companyId: number, id: number): Promise<StoredRecord> {
@@ -330,7 +331,11 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
         const messages = (await behaviour?.messages?.(context, { after: candidate, fields: validated })) ?? [];
         const { writes, staged } = stageMessages(companyId, messages, request.now);
         try {
-          await createRecord(companyId, resource.name, candidate, lookupsOf(resource, companyId, candidate), writes);
+          // The change log entry rides in the same transaction (shared/resources/change-log.ts).
+          await retryLogCollision(
+            () => changeLogWrites(resource, request, 'create', undefined, candidate),
+            (log) => createRecord(companyId, resource.name, candidate, lookupsOf(resource, companyId, candidate), [...writes, ...log]),
+          );
           record = candidate;
           await publishStaged(staged);
         } catch (error) {
@@ -381,7 +386,13 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       }
       const messages = (await behaviour?.messages?.(context, { before, after: { ...before, ...fields }, fields: validated })) ?? [];
       const { writes, staged } = stageMessages(companyId, messages, request.now);
-      const updated = await updateRecord(companyId, resource.name, id, { ...fields, updated_at: now, user_updated_at: now }, lookups, writes);
+      const changes = { ...fields, updated_at: now, user_updated_at: now };
+      // What the record will be (attributes set to undefined are not written), for its change log entry.
+      const after = { ...before, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) };
+      const updated = await retryLogCollision(
+        () => changeLogWrites(resource, request, 'update', before, after),
+        (log) => updateRecord(companyId, resource.name, id, changes, lookups, [...writes, ...log]),
+      );
       if (!updated) throw new NotFoundError();
       await publishStaged(staged);
       await behaviour?.afterWrite?.(context, { before, after: updated, fields: validated });
@@ -392,10 +403,17 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const companyId = request.auth.companyId;
       const record = await findOrThrow(resource, companyId, pathId(request));
       serializerOf(resource, request.params);
-      const removed = await deleteRecord(companyId, resource.name, record.id, [
-        ...lookupsOf(resource, companyId, record).map((lookup) => lookup.key),
-        ...(resource.companions?.(companyId, record.id) ?? []),
-      ]);
+      const removed = await retryLogCollision(
+        () => changeLogWrites(resource, request, 'delete', record, undefined),
+        (log) =>
+          deleteRecord(
+            companyId,
+            resource.name,
+            record.id,
+            [...lookupsOf(resource, companyId, record).map((lookup) => lookup.key), ...(resource.companions?.(companyId, record.id) ?? [])],
+            log,
+          ),
+      );
       if (!removed) throw new NotFoundError();
       await (await resource.behaviour?.())?.afterDelete?.(hookContext(request), record);
       return recordResult(resource, request, record);

@@ -458,6 +458,30 @@ const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>
     expect(own.status, own.text).toBe(200);
     expectNothingOfA(own, 'GET own webhook log');
   },
+  'GET /api/v1/change_logs': async (route) => {
+    const aRecord = aOnlyRecord('traffic_sources');
+    for (const query of ['', '?event=create', `?item_type=traffic_sources&item_id=${aRecord.id}`]) {
+      const reply = await as(b, 'GET', `${route.path}${query}`);
+      expect(reply.status, reply.text).toBe(200);
+      for (const row of reply.body.change_logs as Row[]) expect(row.company_id).toBe(b.company.id);
+      expectNothingOfA(reply, `${routeKey(route)}${query}`);
+    }
+    expect((await as(b, 'GET', `${route.path}?item_type=traffic_sources&item_id=${aRecord.id}`)).body.change_logs).toEqual([]);
+    await expectCursorRefused(route.path, routeKey(route), true);
+  },
+  'GET /api/v1/change_logs/{id}': async () => {
+    const aEntries = (await as(a, 'GET', '/api/v1/change_logs?per_page=3')).body.change_logs as Row[];
+    expect(aEntries).toHaveLength(3);
+    for (const entry of aEntries) {
+      const reply = await as(b, 'GET', `/api/v1/change_logs/${entry.id}`);
+      expect(reply.status, reply.text).toBe(404);
+      expectNothingOfA(reply, `GET change_logs/${entry.id}`);
+    }
+    const [bEntry] = (await as(b, 'GET', '/api/v1/change_logs?per_page=1')).body.change_logs as Row[];
+    const own = await as(b, 'GET', `/api/v1/change_logs/${bEntry!.id}`);
+    expect(own.status, own.text).toBe(200);
+    expectNothingOfA(own, 'GET own change log');
+  },
   'POST /api/v1/contacts/{caller_id}/caller_block': async () => {
     // B blocking the same caller is B's own entry: A's list is untouched by B, B's by A.
     const caller = newCaller();

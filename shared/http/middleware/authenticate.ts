@@ -37,7 +37,7 @@ async function authenticateBasic(event: ApiEvent): Promise<AuthContext> {
     const pair = parseBasicAuthorization(authorization);
     const key = pair ? await findApiKey(pair.publicKey) : undefined;
     if (pair && key && secretMatches(pair.privateKey, key.secret_hash)) {
-      return { companyId: Number(key.company_id), method: 'api_key' };
+      return { companyId: Number(key.company_id), publicKey: pair.publicKey, method: 'api_key' };
     }
     throw new UnauthorizedError();
   }
