@@ -55,8 +55,6 @@ const NOT_YET_SERVED_ENDPOINTS = new Set([
   'GET /api/v1/datasets/number_impressions',
   'GET /api/v1/impressions',
   'GET /api/v1/dnc_check_logs',
-  'GET /api/v1/change_logs',
-  'GET /api/v1/change_logs/{}',
   'GET /api/v1/data_export_records',
   'GET /api/v1/data_export_records/{}',
   'POST /api/v1/data_append',
