@@ -167,4 +167,20 @@ describe('check_for_available_instant_agent pings', () => {
     await as(company, 'PUT', `/api/v1/call_centers/${center.id}`, { offer_ids: [] });
     expect((await ping(webhook.vanity_uri)).body).toMatchObject({ success: false, call_center_ids: [], errors: { base: ['No call center serves this offer'] } });
   });
+
+  it('say why not when the webhook has no offer or the caller is blacklisted', async () => {
+    const { company, offer, agent } = await world();
+    await as(company, 'PUT', `/api/v1/agent_widgets/${agent.id}`, { system_status: 'available' });
+    const bare = await createThrough(gateway, company, '/api/v1/inbound_webhooks', { vanity_uri: vanity(), webhook_type: 'check_for_available_instant_agent' });
+    expect((await ping(bare.vanity_uri)).body).toMatchObject({ success: false, available_agents_count: 0, errors: { base: ['No offer is set on this webhook'] } });
+
+    const webhook = await createThrough(gateway, company, '/api/v1/inbound_webhooks', { vanity_uri: vanity(), offer_id: offer.id, webhook_type: 'check_for_available_instant_agent' });
+    const caller = '+14155550199';
+    expect((await call(gateway, { method: 'POST', path: `/api/v1/inbound_webhooks/ping/${webhook.vanity_uri}?caller_id=${encodeURIComponent(caller)}` })).body).toMatchObject({ success: true });
+    expect((await as(company, 'POST', `/api/v1/contacts/${encodeURIComponent(caller)}/caller_block`)).status).toBe(200);
+    expect((await call(gateway, { method: 'POST', path: `/api/v1/inbound_webhooks/ping/${webhook.vanity_uri}?caller_id=${encodeURIComponent(caller)}` })).body).toMatchObject({
+      success: false,
+      errors: { base: ['The caller is blacklisted'] },
+    });
+  });
 });
