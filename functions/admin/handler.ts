@@ -1,10 +1,24 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { groupOperations } from '../../shared/resources/engine.js';
 import { unblockContactJobs, accessControlLists } from '../../shared/resources/admin.js';
+import { agentMessages, agentStatuses, agentTimestamps, agentWidgets, callCenters, scheduleAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, voiceAgents } from '../../shared/resources/agents.js';
 import { showCollection } from './collections.js';
 
-/** Teams, unblock contact jobs and the value collections. */
+/** Teams, unblock contact jobs, agents and call centers, and the value collections. */
 export const handler = createRouteGroupHandler('admin', {
-  ...groupOperations('admin', [unblockContactJobs, accessControlLists]),
+  ...groupOperations('admin', [
+    unblockContactJobs,
+    accessControlLists,
+    callCenters,
+    agentStatuses,
+    voiceAgents,
+    voiceAgentFields,
+    voiceAgentFlows,
+    voiceAgentKeywords,
+    scheduleAgents,
+    agentMessages,
+    agentWidgets,
+    agentTimestamps,
+  ]),
   'collections.show': showCollection,
 });

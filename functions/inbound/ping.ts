@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { agentPingAnswer } from '../../shared/agents/availability.js';
 import { isBlacklisted } from '../../shared/contacts/blacklist.js';
 import { putDayRecord } from '../../shared/db/day-records.js';
 import { timeSortableId } from '../../shared/db/ids.js';
@@ -98,6 +99,13 @@ export const ping: Operation = async (request) => {
   const now = request.now;
   await checkUserToken(webhook, request.params);
   const { caller, trafficSourceId } = await callerAndSource(webhook, request, webhook.require_caller_id_on_ping === true);
+  if (webhook.webhook_type === 'check_for_available_instant_agent') {
+    // Agents, not buyers: the offer's call centers answer (shared/agents/availability.ts).
+    const body = await agentPingAnswer(companyId, webhook, caller ? await isBlacklisted(companyId, caller) : false);
+    const limited = await takeRateLimits(companyId, rateChecks(webhook, trafficSourceId), now);
+    if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
+    return { kind: 'raw', response: inboundResponse(200, body) };
+  }
   if (webhook.webhook_type !== 'check_for_available_buyer') {
     throw new InboundError(422, { webhook_type: [`${String(webhook.webhook_type)} pings are not served yet; use check_for_available_buyer`] });
   }

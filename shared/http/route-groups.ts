@@ -64,7 +64,7 @@ export const routeGroups = {
     tableActions: CRUD_WITH_EVENTS,
     ports: ['events', 'scheduler', 'transcription', 'objects'],
   },
-  admin: { description: 'Teams, blacklist unblock jobs, collections', tableActions: CRUD },
+  admin: { description: 'Teams, blacklist unblock jobs, collections, agents and call centers', tableActions: CRUD },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
   calls: {
     description: 'Calls: lists, updates, key presses and hang-ups, secure endpoints, call logs, charge rollups',

@@ -30,6 +30,7 @@ import { callRecordingRules } from './call-recording-rules.js';
 import { stateCallLimits } from './state-call-limits.js';
 import { tokenMatchers, visitorTokenMatchers } from './token-matchers.js';
 import { incomingTextMessages } from './incoming-text-messages.js';
+import { agentMessages, agentStatuses, agentTimestamps, agentWidgets, callCenters, scheduleAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, voiceAgents } from './agents.js';
 
 /**
  * The resource registry: every resource's full definition, for what documents or checks them all
@@ -89,6 +90,16 @@ export const resources: readonly ResourceDefinition[] = [
   contactFieldValues,
   contactFieldViews,
   incomingTextMessages,
+  callCenters,
+  agentStatuses,
+  voiceAgents,
+  voiceAgentFields,
+  voiceAgentFlows,
+  voiceAgentKeywords,
+  scheduleAgents,
+  agentMessages,
+  agentWidgets,
+  agentTimestamps,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

@@ -81,6 +81,17 @@ export const contactFieldValues = routing({ name: 'contact_field_values', group:
 export const contactFieldViews = routing({ name: 'contact_field_views', group: 'contacts', operations: ALL_OPERATIONS, csv: true });
 // Written by the carrier's inbound-SMS webhook only (shared/messaging/inbound-sms.ts): no create.
 export const incomingTextMessages = routing({ name: 'incoming_text_messages', group: 'contacts', operations: ['list', 'show'], csv: true });
+// Agents and call centers (shared/resources/agents.ts); agent widgets are made with their agent, agent timestamps by the service.
+export const callCenters = routing({ name: 'call_centers', group: 'admin', operations: ALL_OPERATIONS, csv: true });
+export const agentStatuses = routing({ name: 'agent_statuses', group: 'admin', operations: ALL_OPERATIONS, csv: true });
+export const voiceAgents = routing({ name: 'voice_agents', group: 'admin', operations: ALL_OPERATIONS, csv: true });
+export const voiceAgentFields = routing({ name: 'voice_agent_fields', group: 'admin', operations: ALL_OPERATIONS, csv: true });
+export const voiceAgentFlows = routing({ name: 'voice_agent_flows', group: 'admin', operations: ALL_OPERATIONS, csv: true });
+export const voiceAgentKeywords = routing({ name: 'voice_agent_keywords', group: 'admin', operations: ALL_OPERATIONS, csv: true });
+export const scheduleAgents = routing({ name: 'schedule_agents', group: 'admin', operations: ALL_OPERATIONS, csv: true });
+export const agentMessages = routing({ name: 'agent_messages', group: 'admin', operations: ALL_OPERATIONS, csv: true });
+export const agentWidgets = routing({ name: 'agent_widgets', group: 'admin', operations: ['show', 'update'] });
+export const agentTimestamps = routing({ name: 'agent_timestamps', group: 'admin', operations: ['list', 'show'], csv: true });
 
 /** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
 export const resourceRoutings: readonly ResourceRouting[] = [
@@ -135,4 +146,14 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   contactFieldValues,
   contactFieldViews,
   incomingTextMessages,
+  callCenters,
+  agentStatuses,
+  voiceAgents,
+  voiceAgentFields,
+  voiceAgentFlows,
+  voiceAgentKeywords,
+  scheduleAgents,
+  agentMessages,
+  agentWidgets,
+  agentTimestamps,
 ];

@@ -123,6 +123,17 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   // One value per field and owner: each of A's values is of a field of its own, on the world's first lead.
   contact_field_values: (w, index) => ({ contact_field_id: w.made.contact_fields![Math.min(index, w.made.contact_fields!.length - 1)]!.id, lead_id: w.made.leads![0]!.id, value: `${w.mark} value` }),
   contact_field_views: (w) => ({ name: `${w.mark} view`, contact_field_ids: [w.made.contact_fields![0]!.id], applies_to: 'leads' }),
+  call_centers: (w) => ({ name: `${w.mark} center`, offer_ids: [w.made.offers![0]!.id] }),
+  agent_statuses: (w, index) => ({ key: `${w.mark}_${index}`, name: `${w.mark} status`, pause_agent: true, schedule_action_group_id: w.made.schedule_action_groups![0]!.id }),
+  voice_agents: (w) => ({ name: `${w.mark} agent`, number: '+12125550123', call_center_id: w.made.call_centers![0]!.id }),
+  voice_agent_fields: (w, index) => ({ name: `${w.mark} agent field`, key: `${w.mark}_${index}`, voice_agent_id: w.made.voice_agents![0]!.id }),
+  voice_agent_flows: (w) => ({ name: `${w.mark} agent flow`, voice_agent_id: w.made.voice_agents![0]!.id, offer_id: w.made.offers![0]!.id, voice_agent_field_ids: [w.made.voice_agent_fields![0]!.id] }),
+  voice_agent_keywords: (w) => ({ keyword: `${w.mark} keyword`, voice_agent_flow_id: w.made.voice_agent_flows![0]!.id }),
+  schedule_agents: (w) => ({ schedule_id: w.made.schedules![0]!.id, voice_agent_id: w.made.voice_agents![0]!.id }),
+  // Index 8 is the update probe's payload: only `read` can change.
+  agent_messages: (w, index) => (index === 8 ? { read: true } : { voice_agent_id: w.made.voice_agents![0]!.id, body: `${w.mark} message` }),
+  // No create: each agent has its widget (made with it; its update probe's payload).
+  agent_widgets: () => ({ system_status: 'available' }),
 };
 
 /**
@@ -140,6 +151,24 @@ async function textInto(world: World, caller: string, count: number): Promise<vo
   const listed = await as(world, 'GET', '/api/v1/incoming_text_messages?root=false&order=id&per_page=100');
   expect(listed.body, listed.text).toHaveLength(count);
   world.made.incoming_text_messages = listed.body as Row[];
+}
+
+/**
+ * Resources the service writes: each agent's widget (made with the agent), and the agent
+ * timestamps a widget's status change writes; read back into `made` in creation order.
+ */
+const MADE_BY_SERVICE = new Set(['agent_timestamps']);
+
+async function agentStateInto(world: World): Promise<void> {
+  world.made.agent_widgets = [];
+  for (const agent of world.made.voice_agents!) {
+    const reply = await as(world, 'PUT', `/api/v1/agent_widgets/${agent.id}`, { system_status: 'available' });
+    expect(reply.status, reply.text).toBe(200);
+    world.made.agent_widgets.push(reply.body.agent_widget as Row);
+  }
+  const listed = await as(world, 'GET', '/api/v1/agent_timestamps?root=false&order=id&per_page=100');
+  expect(listed.body, listed.text).toHaveLength(world.made.voice_agents!.length);
+  world.made.agent_timestamps = listed.body as Row[];
 }
 
 /** Resources whose payloads name the world's calls, so they are made once the calls exist. */
@@ -219,6 +248,8 @@ beforeAll(async () => {
   await createRecords(b, 1, true);
   await textInto(a, A_CALLER, 3);
   await textInto(b, newCaller(), 1);
+  await agentStateInto(a);
+  await agentStateInto(b);
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await as(a, 'POST', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}/caller_block`)).status).toBe(200);
@@ -736,7 +767,7 @@ describe('keyed state stays with its company', () => {
 describe('every CSV list of the registry', () => {
   // The company's records as CSV equal its JSON list, row by row: CSV is generated from the
   // registry, so a resource declared `csv` answers it with every column (docs/resources.md).
-  const csvResources = resources.filter((resource) => resource.csv && resource.operations.includes('list') && (PAYLOADS[resource.name] || MADE_BY_CARRIER.has(resource.name)));
+  const csvResources = resources.filter((resource) => resource.csv && resource.operations.includes('list') && (PAYLOADS[resource.name] || MADE_BY_CARRIER.has(resource.name) || MADE_BY_SERVICE.has(resource.name)));
   it.each(csvResources.map((resource) => [resource.name, resource] as const))('%s.csv holds the rows of the JSON list', async (name, resource) => {
     const json = await as(a, 'GET', `/api/v1/${name}?columns=id&per_page=100`);
     expect(json.status, json.text).toBe(200);
