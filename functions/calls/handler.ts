@@ -2,6 +2,8 @@ import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { callsByCallerNumber } from './by-caller.js';
 import { listCallLogs } from './call-logs.js';
 import { listChargeRollups } from './charge-rollups.js';
+import { billingDataset, callDataset, leadDataset, listDatasets, numberImpressionDataset } from './datasets.js';
+import { listDncCheckLogs, listImpressions } from './reporting-logs.js';
 import { callEvents } from './events.js';
 import { hangUpCall } from './hangup.js';
 import { sendKeyPress } from './key-press.js';
@@ -14,7 +16,7 @@ import { callStats } from './stats.js';
 import { updateByCallerId } from './update-by-caller-id.js';
 import { updateCall } from './update.js';
 
-/** Calls through the API: lists, one call, its events (charged), updates, key presses, hang-ups, logs. */
+/** Calls through the API: lists, one call, its events (charged), updates, key presses, hang-ups, logs; datasets and the reporting logs. */
 export const handler = createRouteGroupHandler('calls', {
   'calls.list': listCalls,
   'calls.byCallerNumber': callsByCallerNumber,
@@ -32,4 +34,11 @@ export const handler = createRouteGroupHandler('calls', {
   'calls.secureData': secureData,
   'call_logs.list': listCallLogs,
   'charge_rollups.list': listChargeRollups,
+  'datasets.list': listDatasets,
+  'datasets.calls': callDataset,
+  'datasets.leads': leadDataset,
+  'datasets.billing': billingDataset,
+  'datasets.numberImpressions': numberImpressionDataset,
+  'impressions.list': listImpressions,
+  'dnc_check_logs.list': listDncCheckLogs,
 });

@@ -5,6 +5,8 @@ import { NotFoundError, ValidationError } from '../../shared/http/errors.js';
 import { idParam, integerParam, jsonObject } from '../../shared/http/param-schemas.js';
 import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
+import { logger } from '../../shared/logger.js';
+import { recordImpression } from '../../shared/reporting/number-impressions.js';
 
 export const VISITOR_DEFAULT_HOLD_SECONDS = 1800;
 
@@ -34,5 +36,8 @@ export const visitorNumber: Operation = async (request) => {
   const params = validate(visitorNumberSchema, request.params);
   const assigned = await assignVisitorNumber(companyId, poolId.output, params.visitor as Record<string, string>, params.hold_seconds, request.now);
   if (!assigned) throw new ValidationError({ base: ['the ring pool has no numbers'] });
+  // Right after the hold (its own conditional Put): the impression log entry and the day's counter.
+  // The visitor keeps the number when they cannot be written.
+  await recordImpression(companyId, assigned, request.now).catch((error: unknown) => logger.warn('impression not recorded', { companyId, error: String(error) }));
   return { kind: 'record', root: 'visitor_number', record: { ...assigned } };
 };

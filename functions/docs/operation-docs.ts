@@ -36,6 +36,11 @@ import { changeLogListSchema, changeLogShowSchema } from '../subscriptions/chang
 import { CHANGE_LOG_COLUMNS } from '../../shared/resources/change-log.js';
 import { LEAD_RETARGET_LOG_COLUMNS } from '../../shared/leads/lead-retarget.js';
 import { leadRetargetLogListSchema } from '../schedules/retarget-logs.js';
+import { billingDatasetSchema, callDatasetSchema, DATASET_COLUMNS, datasetListSchema, impressionDatasetSchema, leadDatasetSchema } from '../calls/datasets.js';
+import { dncCheckLogListSchema, impressionListSchema } from '../calls/reporting-logs.js';
+import { CALL_DATASET_STATS, LEAD_DATASET_STATS } from '../../shared/reporting/datasets.js';
+import { DNC_CHECK_LOG_COLUMNS } from '../../shared/reporting/dnc-checks.js';
+import { IMPRESSION_COLUMNS } from '../../shared/reporting/number-impressions.js';
 
 /**
  * The documentation of every operation of the route table that the resource engine does not
@@ -56,6 +61,7 @@ const partnerAnswer = { type: 'object', properties: { success: { type: 'boolean'
 const corsHeaders = Object.fromEntries(Object.keys(CORS_HEADERS).map((name) => [name, { description: 'CORS, for browser forms.', schema: { type: 'string' as const } }]));
 
 const lead: RowsDoc = { name: 'Lead', columns: LEAD_COLUMNS };
+const dataset: RowsDoc = { name: 'DatasetPoint', columns: DATASET_COLUMNS };
 const leadPath = { id: { description: "The lead's id or uuid." } };
 const callerPath = { caller_id: { description: "The caller's phone number, in any common format." } };
 const leadTokenAnswer = { status: 200, description: 'The lead envelope plus `success: true`; refusals carry `success: false` with `status` and `errors` (docs/leads.md).', headers: corsHeaders } as const;
@@ -332,6 +338,50 @@ export const operationDocs: Record<string, OperationDoc> = {
     summary: 'List charges per day',
     params: chargeRollupsSchema,
     response: { list: 'charge_rollups', rows: { name: 'ChargeRollup', columns: ['day', 'kind', 'count', 'amount', 'created_at', 'updated_at'] } },
+  },
+  'datasets.list': {
+    summary: 'List the datasets',
+    description: 'Each dataset with its path, stats, categories, intervals and parameters. docs/resources.md, "Datasets, impressions and do-not-call checks".',
+    params: datasetListSchema,
+    response: { list: 'datasets', rows: { name: 'Dataset', columns: ['name', 'path', 'description', 'stats', 'categories', 'intervals', 'parameters'] } },
+  },
+  'datasets.calls': {
+    summary: 'A call statistic by interval',
+    description: `From the hourly call rollups. Stats: ${Object.keys(CALL_DATASET_STATS).join(', ')}; an unknown stat is 404. With \`category\`, one point per interval and category value.`,
+    params: callDatasetSchema,
+    pathParams: { stat: { description: 'The statistic.', schema: { type: 'string', enum: Object.keys(CALL_DATASET_STATS) } } },
+    response: { list: 'dataset', rows: dataset },
+  },
+  'datasets.leads': {
+    summary: 'A lead statistic by interval',
+    description: `From the hourly lead rollups. Stats: ${Object.keys(LEAD_DATASET_STATS).join(', ')}; an unknown stat is 404.`,
+    params: leadDatasetSchema,
+    pathParams: { stat: { description: 'The statistic.', schema: { type: 'string', enum: Object.keys(LEAD_DATASET_STATS) } } },
+    response: { list: 'dataset', rows: dataset },
+  },
+  'datasets.billing': {
+    summary: 'Charges by interval',
+    description: 'From the daily charge rollups (UTC days); `stat` is amount or count, `category=kind` splits by charge kind.',
+    params: billingDatasetSchema,
+    response: { list: 'dataset', rows: dataset },
+  },
+  'datasets.numberImpressions': {
+    summary: 'Number impressions by interval',
+    description: 'Ring pool numbers given to visitors, from the daily counters (UTC days); `category` ring_pool or number.',
+    params: impressionDatasetSchema,
+    response: { list: 'dataset', rows: dataset },
+  },
+  'impressions.list': {
+    summary: 'List number impressions',
+    description: 'One entry per number a ring pool gave a visitor (`POST /api/v1/ring_pools/{id}/visitor_number`), newest first by cursor; 30 days before `created_at_to` unless `created_at_from` is given.',
+    params: impressionListSchema,
+    response: { list: 'impressions', rows: { name: 'Impression', columns: IMPRESSION_COLUMNS } },
+  },
+  'dnc_check_logs.list': {
+    summary: 'List do-not-call checks',
+    description: 'One entry per blacklist check before an outbound dial (`source=dial`) and at lead intake (`source=lead`), newest first by cursor.',
+    params: dncCheckLogListSchema,
+    response: { list: 'dnc_check_logs', rows: { name: 'DncCheckLog', columns: DNC_CHECK_LOG_COLUMNS } },
   },
   'docs.openapi': {
     summary: 'This OpenAPI document',

@@ -119,6 +119,10 @@ export const keys = {
   chargeRollup: (companyId: number, day: string, kind: string): Key => ({ pk: keys.chargeRollups(companyId), sk: `${day}#${kind}` }),
   chargeRollups: (companyId: number): string => `${companyPrefix(companyId)}#charge_rollups`,
 
+  /** Number impressions counted per UTC day, ring pool and number; one partition per company and UTC month. */
+  impressionRollup: (companyId: number, day: string, poolId: number, number: string): Key => ({ pk: keys.impressionRollups(companyId, day.slice(0, 7)), sk: `${day}#${poolId}#${number}` }),
+  impressionRollups: (companyId: number, month: string): string => `${companyPrefix(companyId)}#impression_rollups#${month}`,
+
   /** Per-company id sequence for a configuration resource. */
   sequence: (companyId: number, resource: string): Key => ({ pk: `${companyPrefix(companyId)}#seq`, sk: resource }),
 

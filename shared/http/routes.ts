@@ -128,6 +128,14 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'GET', path: `${API}/secure/{secure_token}/calls/{uuid}/data`, group: 'calls', auth: 'secure_token', operation: 'calls.secureData' },
   { method: 'GET', path: `${API}/call_logs`, group: 'calls', auth: 'basic', operation: 'call_logs.list' },
   { method: 'GET', path: `${API}/charge_rollups`, group: 'calls', auth: 'basic', operation: 'charge_rollups.list' },
+  // Reporting: datasets read rollups only; impressions and do-not-call checks are day logs.
+  { method: 'GET', path: `${API}/datasets`, group: 'calls', auth: 'basic', operation: 'datasets.list' },
+  { method: 'GET', path: `${API}/datasets/calls/{stat}`, group: 'calls', auth: 'basic', operation: 'datasets.calls' },
+  { method: 'GET', path: `${API}/datasets/leads/{stat}`, group: 'calls', auth: 'basic', operation: 'datasets.leads' },
+  { method: 'GET', path: `${API}/datasets/billing`, group: 'calls', auth: 'basic', operation: 'datasets.billing' },
+  { method: 'GET', path: `${API}/datasets/number_impressions`, group: 'calls', auth: 'basic', operation: 'datasets.numberImpressions' },
+  { method: 'GET', path: `${API}/impressions`, group: 'calls', auth: 'basic', operation: 'impressions.list' },
+  { method: 'GET', path: `${API}/dnc_check_logs`, group: 'calls', auth: 'basic', operation: 'dnc_check_logs.list' },
   // Leads. Submission and the caller operations are authorised by a lead token, not Basic auth;
   // literal segments (new, reports) beat `{id}`. GET /leads/{id}/buyer_is_available comes with outbound dialing.
   { method: 'POST', path: `${API}/leads`, group: 'leads', auth: 'lead_token', operation: 'leads.submit' },

@@ -32,7 +32,7 @@ const timeText = v.pipe(
 const flag = v.optional(blankable(booleanParam));
 
 /** The caller's number in any common shape, as E.164; blank is no number. */
-const callerParam = v.pipe(
+export const callerParam = v.pipe(
   v.union([v.string(), v.number()], 'is not a phone number'),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     if (String(dataset.value).trim() === '') return null;

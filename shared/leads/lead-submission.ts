@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { adjustCall } from '../calls/call-flow.js';
-import { blacklistDelete, blacklistPut } from '../contacts/blacklist.js';
+import { blacklistDelete, blacklistPut, isBlacklisted } from '../contacts/blacklist.js';
+import { recordDncCheck } from '../reporting/dnc-checks.js';
 import type { TransactItem } from '../db/client.js';
 import { findUserToken } from '../db/companies.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
@@ -174,7 +175,13 @@ export async function submitLead(params: Record<string, unknown>, now: Date): Pr
   checkInstructions(owner, submission);
   if (submission.unblock_contact) await checkUnblockPermission(owner, params.auth_token);
   const contact = contactOf(submission)!;
-  const [matches, numbers] = await Promise.all([leadsOfContact(owner.companyId, contact, owner.owner), pickNumbers(owner, submission)]);
+  // The do-not-call check of the intake runs beside the contact's read, so it adds no wait; it
+  // only logs (GET /api/v1/dnc_check_logs), and a failed read logs nothing rather than fail.
+  const [matches, numbers, onDncList] = await Promise.all([
+    leadsOfContact(owner.companyId, contact, owner.owner),
+    pickNumbers(owner, submission),
+    submission.caller_id ? isBlacklisted(owner.companyId, submission.caller_id).catch(() => undefined) : undefined,
+  ]);
 
   if (submission.delete_existing) for (const match of matches) await deleteLeadById(owner.companyId, match.id);
   else if (submission.expire_existing) await expireLeads(owner, matches, now);
@@ -191,6 +198,7 @@ export async function submitLead(params: Record<string, unknown>, now: Date): Pr
     if (submission.update_only) throw new HttpError(404, 'No active lead matches', { lead: ['no active lead matches this lead_token and contact; update_only creates none'] });
     lead = await createFor(owner, submission, numbers, now);
   }
+  if (onDncList !== undefined && lead.caller_id) await recordDncCheck(owner.companyId, { caller_number: lead.caller_id, blocked: onDncList, source: 'lead', lead_id: lead.id }, now);
   const appliedToCallIds = submission.apply_to_calls ? (await Promise.all(updated.map((each) => applyToCalls(owner.companyId, each, submission.tokens, now)))).flat() : undefined;
   return {
     companyId: owner.companyId,

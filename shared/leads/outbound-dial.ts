@@ -8,6 +8,7 @@ import { detectsMachines } from '../call-config/amd-flows.js';
 import { liveCalls } from '../calls/call-store.js';
 import { decideBuyerConversion } from '../calls/conversions.js';
 import { isBlacklisted } from '../contacts/blacklist.js';
+import { recordDncCheck } from '../reporting/dnc-checks.js';
 import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
 import { getRecord } from '../db/records.js';
@@ -194,7 +195,10 @@ export async function dialLead(companyId: number, lead: LeadRecord, conditions: 
   if (offerId === null) return { placed: false, reason: 'no_offer' };
   const number = await outboundNumber(companyId, offerId);
   if (!number) return { placed: false, reason: 'no_number' };
-  if (await isBlacklisted(companyId, lead.caller_id)) return { placed: false, reason: 'blacklisted' };
+  const blocked = await isBlacklisted(companyId, lead.caller_id);
+  // The do-not-call log (one Put; it never fails the dial: shared/reporting/dnc-checks.ts).
+  await recordDncCheck(companyId, { caller_number: lead.caller_id, blocked, source: 'dial', lead_id: lead.id }, at);
+  if (blocked) return { placed: false, reason: 'blacklisted' };
   const tokens = (lead.data ?? {}) as TokenValues;
   if (conditions.duringDaylightHours) {
     const window = daylight(at, leadTimeZone(tokens, schedule?.time_zone));

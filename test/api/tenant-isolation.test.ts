@@ -667,6 +667,49 @@ const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>
     expect(reply.status, reply.text).toBe(200);
     expectNothingOfA(reply, routeKey(route));
   },
+  'GET /api/v1/datasets': async (route) => {
+    const reply = await as(b, 'GET', route.path);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+  },
+  'GET /api/v1/datasets/calls/{stat}': async () => {
+    // A has two calls, B one: B's counts never hold A's.
+    const reply = await as(b, 'GET', '/api/v1/datasets/calls/count?category=offer');
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, 'datasets/calls/count');
+    expect((reply.body.dataset as Row[]).reduce((sum, row) => sum + Number(row.value), 0)).toBeLessThanOrEqual(b.calls.length);
+  },
+  'GET /api/v1/datasets/leads/{stat}': async () => {
+    const reply = await as(b, 'GET', '/api/v1/datasets/leads/count?category=offer');
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, 'datasets/leads/count');
+  },
+  'GET /api/v1/datasets/billing': async (route) => {
+    const reply = await as(b, 'GET', `${route.path}?category=kind`);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+  },
+  'GET /api/v1/datasets/number_impressions': async (route) => {
+    const reply = await as(b, 'GET', `${route.path}?category=ring_pool`);
+    expect(reply.status, reply.text).toBe(200);
+    expectNothingOfA(reply, routeKey(route));
+  },
+  'GET /api/v1/impressions': async (route) => {
+    const reply = await as(b, 'GET', `${route.path}?ring_pool_id=${aOnlyRecord('ring_pools').id}`);
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.impressions).toEqual([]);
+    await expectCursorRefused(route.path, routeKey(route));
+  },
+  'GET /api/v1/dnc_check_logs': async (route) => {
+    // A's two lead intakes are two checks of A's (one of A's blacklisted caller).
+    await aLeadRows();
+    expect((await as(a, 'GET', `${route.path}?caller_number=${encodeURIComponent(A_CALLER)}&source=lead`)).body.dnc_check_logs.length).toBeGreaterThan(0);
+    expectNothingOfA(await as(b, 'GET', route.path), routeKey(route));
+    const reply = await as(b, 'GET', `${route.path}?caller_number=${encodeURIComponent(A_CALLER)}`);
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.dnc_check_logs).toEqual([]);
+    await expectCursorRefused(route.path, routeKey(route), true);
+  },
 };
 
 describe('every basic-auth route, called by another company', () => {

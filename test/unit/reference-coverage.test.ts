@@ -38,13 +38,6 @@ const NOT_YET_SERVED_GROUPS = new Set([
 ]);
 /** Single endpoints of otherwise served groups that are not served yet. */
 const NOT_YET_SERVED_ENDPOINTS = new Set([
-  'GET /api/v1/datasets',
-  'GET /api/v1/datasets/calls/{}',
-  'GET /api/v1/datasets/leads/{}',
-  'GET /api/v1/datasets/billing',
-  'GET /api/v1/datasets/number_impressions',
-  'GET /api/v1/impressions',
-  'GET /api/v1/dnc_check_logs',
   'GET /api/v1/data_export_records',
   'GET /api/v1/data_export_records/{}',
   'POST /api/v1/data_append',
