@@ -93,7 +93,7 @@ describe('Twilio call control', () => {
 });
 
 describe('Twilio numbers: voice webhooks of bought numbers', () => {
-  it('points a bought number at the service\'s incoming and status webhooks', async () => {
+  it('points a bought number at the service\'s incoming, status and SMS webhooks', async () => {
     let body = '';
     const fakeFetch = (async (_url: string, init: RequestInit) => {
       body = String(init.body);
@@ -107,6 +107,8 @@ describe('Twilio numbers: voice webhooks of bought numbers', () => {
       VoiceMethod: 'POST',
       StatusCallback: 'https://api.example/api/v1/voice/twilio/status',
       StatusCallbackMethod: 'POST',
+      SmsUrl: 'https://api.example/api/v1/voice/twilio/sms',
+      SmsMethod: 'POST',
     });
   });
 });
