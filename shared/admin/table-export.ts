@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createRecord, deleteRecord, nextId, queryAllRecords, queryRecordPage, updateRecord, type StoredRecord } from '../db/records.js';
 import { objectStorage } from '../adapters/object-storage.js';
 import { toCsv } from '../http/csv.js';
@@ -102,7 +103,7 @@ async function recordFile(
   const record: StoredRecord = {
     company_id: context.companyId,
     id: await nextId(context.companyId, FILES),
-    uuid: crypto.randomUUID(),
+    uuid: randomUUID(),
     created_at: now,
     updated_at: now,
     admin_table_exporter_id: exporter.id,
