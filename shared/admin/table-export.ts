@@ -15,12 +15,15 @@ import { exportFileKey } from './export-keys.js';
  * them and written with the same CSV code, so a file's rows are the list endpoint's CSV rows.
  *
  * Bounded and resumable like a number order fill: a run writes at most MAX_FILES_PER_RUN files of
- * `records_per_file` rows, saving its position (`last_exported_id`) after every file, so a write of
- * the exporter (any update, e.g. `paused: false`) goes on from there; the export is done when a
- * file comes out short (`succeeded_at`). This loads the registry: the admin function bundles every
+ * `records_per_file` rows (and MAX_RECORDS_PER_RUN records), saving its position
+ * (`last_exported_id`) after every file, so a write of the exporter (any update, e.g.
+ * `paused: false`) goes on from there; the export is done when a file comes out short
+ * (`succeeded_at`). This loads the registry: the admin function bundles every
  * resource's definition for it (an export can read any resource).
  */
 export const MAX_FILES_PER_RUN = 10;
+/** And at most this many records per run, so a run with large files stays well within a request's time. */
+export const MAX_RECORDS_PER_RUN = 10_000;
 
 /** Presigned URLs are made when a record is shown, so a stored one never goes stale. */
 const URL_SECONDS = 3600;
@@ -69,7 +72,8 @@ export async function runExport(context: HookContext, exporter: Record<string, u
   let files = Number(exporter.total_files_count) || 0;
   let exported = Number(exporter.total_records_count) || 0;
   let done = false;
-  for (let run = 0; run < MAX_FILES_PER_RUN && !done; run++) {
+  const filesThisRun = Math.min(MAX_FILES_PER_RUN, Math.max(1, Math.floor(MAX_RECORDS_PER_RUN / perFile)));
+  for (let run = 0; run < filesThisRun && !done; run++) {
     const { records } = await queryRecordPage({ companyId, resource: resource.name, direction: 'asc', limit: perFile, afterId: lastId, accept });
     done = records.length < perFile;
     if (records.length) {
