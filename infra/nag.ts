@@ -3,6 +3,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { SOUND_KEY_PREFIX } from '../shared/call-config/sound-audio.js';
+import { EXPORT_KEY_PREFIX } from '../shared/admin/export-keys.js';
 import { routeGroups } from '../shared/http/route-groups.js';
 import type { AuthKind } from '../shared/http/routes.js';
 import type { CallTrackingStack } from './stack.js';
@@ -79,7 +80,7 @@ export function acknowledgeNagFindings(stack: CallTrackingStack): void {
   });
   Validations.of(leadRunner.uploads).acknowledge({
     id: 'AwsSolutions-S1',
-    reason: 'Only the lead runner writes lead exports (PutObject, no reads), and only the configuration function writes sound files under sounds/; their writes are in their logs, and CloudTrail data events are the audit trail an operator can add',
+    reason: 'Only the lead runner writes lead exports (PutObject, no reads), and only the configuration function writes sound files under sounds/ and the admin function export files under exports/; their writes are in their logs, and CloudTrail data events are the audit trail an operator can add',
   });
   // Sound files' audio (route-group ports objects and object_reads), keyed per company and upload at run time.
   for (const group of Object.keys(api.groupFunctions) as Array<keyof typeof api.groupFunctions>) {
@@ -88,6 +89,15 @@ export function acknowledgeNagFindings(stack: CallTrackingStack): void {
     Validations.of(api.groupFunctions[group].role!).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${uploadsArn}/${SOUND_KEY_PREFIX}*]`,
       reason: "Sound files' audio, named per company and upload at run time, under the sounds/ prefix of the stack's own bucket only (not the lead exports)",
+    });
+  }
+  // Admin table exports (route-group port exports), keyed per company, exporter and file at run time.
+  for (const group of Object.keys(api.groupFunctions) as Array<keyof typeof api.groupFunctions>) {
+    const ports: readonly string[] = (routeGroups[group] as { ports?: readonly string[] }).ports ?? [];
+    if (!ports.includes('exports')) continue;
+    Validations.of(api.groupFunctions[group].role!).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${uploadsArn}/${EXPORT_KEY_PREFIX}*]`,
+      reason: "Admin table exports' CSV files, named per company, exporter and part at run time, under the exports/ prefix of the stack's own bucket only",
     });
   }
   // cdk-nag names the ARN as synthesized: pseudo parameters unless the stack has a fixed environment.

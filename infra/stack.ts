@@ -120,6 +120,7 @@ export class CallTrackingStack extends Stack {
       const ports: readonly string[] = 'ports' in routeGroups[group] ? (routeGroups[group] as { ports: readonly string[] }).ports : [];
       if (ports.includes('objects')) this.leadRunner.allowSoundObjects(this.api.groupFunctions[group], 'write');
       else if (ports.includes('object_reads')) this.leadRunner.allowSoundObjects(this.api.groupFunctions[group], 'read');
+      if (ports.includes('exports')) this.leadRunner.allowExportObjects(this.api.groupFunctions[group]);
     }
 
     // Values stored encrypted (secret items, OAuth tokens): route groups with the encryption port.

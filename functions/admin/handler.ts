@@ -2,9 +2,11 @@ import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { groupOperations } from '../../shared/resources/engine.js';
 import { unblockContactJobs, accessControlLists } from '../../shared/resources/admin.js';
 import { agentMessages, agentStatuses, agentTimestamps, agentWidgets, callCenters, scheduleAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, voiceAgents } from '../../shared/resources/agents.js';
+import { adminTableExporters, dataExportRecords } from '../../shared/resources/admin-exports.js';
+import { adminTasks, applicationClusters, bigintMigrations } from '../../shared/resources/admin-records.js';
 import { showCollection } from './collections.js';
 
-/** Teams, unblock contact jobs, agents and call centers, and the value collections. */
+/** Teams, unblock contact jobs, agents and call centers, the value collections, and company administration (exports, tasks, clusters, migrations). */
 export const handler = createRouteGroupHandler('admin', {
   ...groupOperations('admin', [
     unblockContactJobs,
@@ -19,6 +21,11 @@ export const handler = createRouteGroupHandler('admin', {
     agentMessages,
     agentWidgets,
     agentTimestamps,
+    adminTableExporters,
+    dataExportRecords,
+    adminTasks,
+    applicationClusters,
+    bigintMigrations,
   ]),
   'collections.show': showCollection,
 });

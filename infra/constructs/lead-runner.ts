@@ -10,6 +10,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { SOUND_KEY_PREFIX } from '../../shared/call-config/sound-audio.js';
+import { EXPORT_KEY_PREFIX } from '../../shared/admin/export-keys.js';
 import { routeGroups } from '../../shared/http/route-groups.js';
 import { deadLetterDepthAlarm } from './events-queue.js';
 import { createServiceFunction } from './function-defaults.js';
@@ -146,6 +147,16 @@ export class LeadRunner extends Construct {
     this.announceUploads(fn);
     const actions = access === 'write' ? ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'] : ['s3:GetObject'];
     fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [this.uploads.arnForObjects(`${SOUND_KEY_PREFIX}*`)] }));
+  }
+
+  /**
+   * Lets a function write admin table exports (the `exports` route-group port): the storage
+   * settings, and PutObject, GetObject (presigned downloads are signed with its role) and
+   * DeleteObject on the exports prefix only.
+   */
+  allowExportObjects(fn: NodejsFunction): void {
+    this.announceUploads(fn);
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [this.uploads.arnForObjects(`${EXPORT_KEY_PREFIX}*`)] }));
   }
 
   /** The ARN pattern of the schedules of this stack's group. */

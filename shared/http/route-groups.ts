@@ -10,8 +10,10 @@ export interface RouteGroupDefinition {
    * `objects`: object storage, reading, writing and deleting sound files' audio; `object_reads`:
    * reading it only (presigned URLs are signed with the function's own role). `encryption`: the
    * stack's KMS key for values stored encrypted (kms:Encrypt only: nothing served reads them back).
+   * `exports`: object storage under the `exports/` prefix only (admin table exports' CSV files:
+   * written, presigned for reading, deleted with their exporter).
    */
-  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler' | 'transcription' | 'objects' | 'object_reads' | 'encryption')[];
+  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler' | 'transcription' | 'objects' | 'object_reads' | 'encryption' | 'exports')[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -64,7 +66,8 @@ export const routeGroups = {
     tableActions: CRUD_WITH_EVENTS,
     ports: ['events', 'scheduler', 'transcription', 'objects'],
   },
-  admin: { description: 'Teams, blacklist unblock jobs, collections, agents and call centers', tableActions: CRUD },
+  // exports: admin table exports write their CSV files under the exports/ prefix of the object storage.
+  admin: { description: 'Teams, blacklist unblock jobs, collections, agents and call centers; company administration: table exports, tasks, clusters, migrations', tableActions: CRUD, ports: ['exports'] },
   numbers: { description: 'Tracking numbers (bought and released through the number provider) and number pools', tableActions: CRUD, ports: ['numbers'] },
   calls: {
     description: 'Calls: lists, updates, key presses and hang-ups, secure endpoints, call logs, charge rollups',

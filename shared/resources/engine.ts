@@ -135,7 +135,7 @@ async function loadAssociations(resource: ResourceDefinition, companyId: number,
   return byRecord;
 }
 
-async function serializeMany(
+export async function serializeMany(
   resource: ResourceDefinition,
   context: HookContext,
   records: readonly StoredRecord[],

@@ -4,6 +4,8 @@ import { callRouterAnswerGroups, callRouterAnswers, callRouters } from './call-r
 import { callControlActions, keyPressFlowGroups, keyPressFlows } from './key-press-flows.js';
 import { agentCallDispositions, callDispositions } from './call-dispositions.js';
 import { accessControlLists, unblockContactJobs } from './admin.js';
+import { adminTableExporters, dataExportRecords } from './admin-exports.js';
+import { adminTasks, applicationClusters, bigintMigrations } from './admin-records.js';
 import type { ResourceDefinition } from './define.js';
 import { inboundWebhooks } from './inbound-webhooks.js';
 import { integrations } from './integrations.js';
@@ -52,6 +54,11 @@ export const resources: readonly ResourceDefinition[] = [
   appConfigs,
   unblockContactJobs,
   accessControlLists,
+  adminTableExporters,
+  dataExportRecords,
+  adminTasks,
+  applicationClusters,
+  bigintMigrations,
   buyers,
   buyerGroups,
   inboundWebhooks,

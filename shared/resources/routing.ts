@@ -42,6 +42,11 @@ export const oauthConnections = routing({ name: 'oauth_connections', group: 'int
 export const appConfigs = routing({ name: 'app_configs', group: 'integrations', operations: ALL_OPERATIONS, csv: true });
 export const unblockContactJobs = routing({ name: 'unblock_contact_jobs', group: 'admin', operations: ['list', 'new', 'create', 'show', 'delete'] });
 export const accessControlLists = routing({ name: 'access_control_lists', group: 'admin', operations: ALL_OPERATIONS });
+export const adminTableExporters = routing({ name: 'admin_table_exporters', group: 'admin', operations: ALL_OPERATIONS, csv: true });
+export const dataExportRecords = routing({ name: 'data_export_records', group: 'admin', operations: ['list', 'show'], csv: true });
+export const adminTasks = routing({ name: 'admin_tasks', group: 'admin', operations: ALL_OPERATIONS, csv: true });
+export const applicationClusters = routing({ name: 'application_clusters', group: 'admin', operations: ['list', 'new', 'create', 'show', 'update'], csv: true });
+export const bigintMigrations = routing({ name: 'bigint_migrations', group: 'admin', operations: ALL_OPERATIONS, csv: true });
 export const buyers = routing({ name: 'buyers', group: 'buyers', operations: ALL_OPERATIONS, csv: true });
 export const buyerGroups = routing({ name: 'buyer_groups', group: 'buyers', operations: ['list', 'create', 'show', 'update', 'delete'], createPath: '/api/v1/buyer_groups/{id}' });
 export const inboundWebhooks = routing({ name: 'inbound_webhooks', group: 'inbound', operations: ALL_OPERATIONS });
@@ -108,6 +113,11 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   appConfigs,
   unblockContactJobs,
   accessControlLists,
+  adminTableExporters,
+  dataExportRecords,
+  adminTasks,
+  applicationClusters,
+  bigintMigrations,
   buyers,
   buyerGroups,
   inboundWebhooks,

@@ -85,6 +85,12 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   unblock_contact_jobs: (w) => ({ description: `${w.mark} job` }),
   webhook_manual_fires: (w) => ({ outgoing_webhook_id: w.made.outgoing_webhooks![0]!.id }),
   access_control_lists: (w) => ({ name: `${w.mark} acl` }),
+  // Each export reads the company's traffic sources: one file (a data_export_records row) per exporter.
+  admin_table_exporters: (w, index) => ({ data_type: 'traffic_sources', sortable_order: index }),
+  admin_tasks: (w) => ({ rails_model_name: 'access_control_lists', method_name: `${w.mark}_touch`, active: true }),
+  // One record per function: each of A's clusters names a role of its own.
+  application_clusters: (w, index) => ({ name: `${w.mark} cluster`, server_role: ['admin', 'offers', 'calls', 'voice', 'leads', 'numbers', 'buyers', 'inbound', 'contacts', 'schedules'][index] }),
+  bigint_migrations: (w) => ({ migrate_table_name: 'access_control_lists', migrate_column_name: 'id', shard_key: `${w.mark} shard` }),
   schedules: (w) => ({ name: `${w.mark} schedule`, offer_id: w.made.offers![0]!.id }),
   schedule_actions: (w) => ({ name: `${w.mark} action`, schedule_id: w.made.schedules![0]!.id, owner_relation: 'actions', action_type: 'wait', action_wait_type: 'days', wait_days: 1 }),
   schedule_action_groups: (w) => ({ name: `${w.mark} action group`, schedule_action_ids: [w.made.schedule_actions![0]!.id] }),
@@ -141,6 +147,15 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
  * back into `made` in creation order.
  */
 const MADE_BY_CARRIER = new Set(['incoming_text_messages']);
+
+/** Resources the service writes when other records are written: an export's files (A 3, B 1). */
+const MADE_BY_EXPORTS = new Set(['data_export_records']);
+
+async function exportFilesOf(world: World, count: number): Promise<void> {
+  const listed = await as(world, 'GET', '/api/v1/data_export_records?root=false&order=id&per_page=100');
+  expect(listed.body, listed.text).toHaveLength(count);
+  world.made.data_export_records = listed.body as Row[];
+}
 
 /** Texts from `caller` to the world's first number (the inbound-SMS webhook), and the records they made. */
 async function textInto(world: World, caller: string, count: number): Promise<void> {
@@ -250,6 +265,8 @@ beforeAll(async () => {
   await textInto(b, newCaller(), 1);
   await agentStateInto(a);
   await agentStateInto(b);
+  await exportFilesOf(a, 3);
+  await exportFilesOf(b, 1);
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await as(a, 'POST', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}/caller_block`)).status).toBe(200);
@@ -810,7 +827,7 @@ describe('keyed state stays with its company', () => {
 describe('every CSV list of the registry', () => {
   // The company's records as CSV equal its JSON list, row by row: CSV is generated from the
   // registry, so a resource declared `csv` answers it with every column (docs/resources.md).
-  const csvResources = resources.filter((resource) => resource.csv && resource.operations.includes('list') && (PAYLOADS[resource.name] || MADE_BY_CARRIER.has(resource.name) || MADE_BY_SERVICE.has(resource.name)));
+  const csvResources = resources.filter((resource) => resource.csv && resource.operations.includes('list') && (PAYLOADS[resource.name] || MADE_BY_CARRIER.has(resource.name) || MADE_BY_SERVICE.has(resource.name) || MADE_BY_EXPORTS.has(resource.name)));
   it.each(csvResources.map((resource) => [resource.name, resource] as const))('%s.csv holds the rows of the JSON list', async (name, resource) => {
     const json = await as(a, 'GET', `/api/v1/${name}?columns=id&per_page=100`);
     expect(json.status, json.text).toBe(200);

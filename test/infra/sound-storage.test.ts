@@ -5,7 +5,8 @@ import { actionsOf, synth } from './support.js';
 /**
  * Sound files' audio in AWS: the route groups with the objects ports (configuration writes and
  * serves it, voice presigns the carrier's URLs with its own role) are told where the bucket is
- * and may reach its sounds/ prefix only: never the lead exports beside it.
+ * and may reach its sounds/ prefix only: never the lead exports beside it. The admin function
+ * (port exports) reaches the exports/ prefix only.
  */
 const { stack, logicalIdOf, variablesOf, statementsOf } = synth();
 const uploads = stack.leadRunner.uploads;
@@ -32,8 +33,16 @@ describe('sound storage in AWS', () => {
     expect(variablesOf(fn)).toMatchObject({ OBJECT_STORAGE_ADAPTER: 's3', OBJECT_STORAGE_BUCKET: { Ref: logicalIdOf(uploads) } });
   });
 
+  it('gives the admin function GetObject, PutObject and DeleteObject on the exports prefix alone (table exports), with the bucket settings', () => {
+    expect(portsOf('admin')).toContain('exports');
+    const fn = stack.api.groupFunctions.admin;
+    const exportObjects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalIdOf(uploads), 'Arn'] }, '/exports/*']] };
+    expect(uploadsStatements(fn)).toEqual([{ Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], Effect: 'Allow', Resource: exportObjects }]);
+    expect(variablesOf(fn)).toMatchObject({ OBJECT_STORAGE_ADAPTER: 's3', OBJECT_STORAGE_BUCKET: { Ref: logicalIdOf(uploads) } });
+  });
+
   it('gives no other API function access to the uploads bucket', () => {
-    const others = (Object.keys(routeGroups) as RouteGroup[]).filter((group) => !portsOf(group).some((port) => port === 'objects' || port === 'object_reads'));
+    const others = (Object.keys(routeGroups) as RouteGroup[]).filter((group) => !portsOf(group).some((port) => port === 'objects' || port === 'object_reads' || port === 'exports'));
     for (const group of others) {
       expect(uploadsStatements(stack.api.groupFunctions[group]), group).toEqual([]);
     }
