@@ -119,6 +119,12 @@ export const keys = {
   chargeRollup: (companyId: number, day: string, kind: string): Key => ({ pk: keys.chargeRollups(companyId), sk: `${day}#${kind}` }),
   chargeRollups: (companyId: number): string => `${companyPrefix(companyId)}#charge_rollups`,
 
+  /**
+   * The rows of a contact import still to process, in chunks of at most a few hundred KB (an item
+   * holds 400 KB), beside the import record (by its uuid) until the import finishes.
+   */
+  contactImportRows: (companyId: number, importUuid: string, chunk: number): Key => ({ pk: `${companyPrefix(companyId)}#contact_import_rows#${importUuid}`, sk: String(chunk).padStart(4, '0') }),
+
   /** Per-company id sequence for a configuration resource. */
   sequence: (companyId: number, resource: string): Key => ({ pk: `${companyPrefix(companyId)}#seq`, sk: resource }),
 

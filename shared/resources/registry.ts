@@ -30,6 +30,8 @@ import { callRecordingRules } from './call-recording-rules.js';
 import { stateCallLimits } from './state-call-limits.js';
 import { tokenMatchers, visitorTokenMatchers } from './token-matchers.js';
 import { incomingTextMessages } from './incoming-text-messages.js';
+import { dataAppendGroups, dataAppends } from './data-appends.js';
+import { contactImports } from './contact-imports.js';
 
 /**
  * The resource registry: every resource's full definition, for what documents or checks them all
@@ -89,6 +91,9 @@ export const resources: readonly ResourceDefinition[] = [
   contactFieldValues,
   contactFieldViews,
   incomingTextMessages,
+  dataAppendGroups,
+  dataAppends,
+  contactImports,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

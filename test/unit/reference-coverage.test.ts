@@ -35,14 +35,11 @@ const NOT_YET_SERVED_GROUPS = new Set([
   'six-op: agent_messages',
   'six-op: schedule_agents',
   'six-op: call_centers',
-  'six-op: data_appends',
-  'six-op: data_append_groups',
   'six-op: admin_table_exporters',
   'six-op: admin_tasks',
   'six-op: agent_statuses',
   'six-op: application_clusters',
   'six-op: bigint_migrations',
-  'reduced: contact_imports',
   'reduced: agent_timestamps',
   'reduced: agent_widgets',
 ]);
@@ -57,7 +54,6 @@ const NOT_YET_SERVED_ENDPOINTS = new Set([
   'GET /api/v1/dnc_check_logs',
   'GET /api/v1/data_export_records',
   'GET /api/v1/data_export_records/{}',
-  'POST /api/v1/data_append',
 ]);
 
 const notYetServed = (endpoint: ReferenceEndpoint) => NOT_YET_SERVED_GROUPS.has(endpoint.group) || NOT_YET_SERVED_ENDPOINTS.has(key(endpoint.method, endpoint.path));
