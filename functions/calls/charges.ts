@@ -9,7 +9,8 @@ import { queryPages } from '../../shared/db/query.js';
  * adds its amount and one to the count of that day's item with one atomic UpdateItem (DynamoDB
  * adds numbers in decimal, so 0.0002 a request sums exactly). No item per request is kept.
  */
-export const CHARGE_KINDS = ['advanced_call_analysis'] as const;
+// Data appends are charged per data type requested (shared/data-appends/prices.ts): one kind each.
+export const CHARGE_KINDS = ['advanced_call_analysis', 'data_append_caller_name', 'data_append_carrier_type', 'data_append_address', 'data_append_demographics'] as const;
 export type ChargeKind = (typeof CHARGE_KINDS)[number];
 
 /** Default rate of `GET /api/v1/calls/:id/events` (reference, Limits). */

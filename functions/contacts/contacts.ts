@@ -1,17 +1,13 @@
-import * as v from 'valibot';
 import { callsOfCaller, type CallRecord } from '../../shared/calls/call-store.js';
 import { blacklistEntry } from '../../shared/contacts/blacklist.js';
-import { getContact, saveContact, type ContactItem } from '../../shared/contacts/contact-store.js';
+import { getContact, type ContactItem } from '../../shared/contacts/contact-store.js';
+import { contactUpdateSchema, writeContactFields } from '../../shared/contacts/contact-write.js';
 import { NotFoundError, ValidationError } from '../../shared/http/errors.js';
-import { blankable, jsonObject } from '../../shared/http/param-schemas.js';
 import type { Operation, OperationRequest } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
-import { mergedData } from '../../shared/leads/lead-changes.js';
-import { tokenValue } from '../../shared/leads/lead-params.js';
 import type { LeadRecord } from '../../shared/leads/lead-record.js';
 import { leadsOfContact } from '../../shared/leads/lead-store.js';
 import { normalizeCallerNumber } from '../../shared/phone.js';
-import { emailParam } from '../../shared/resources/field-schemas.js';
 import { isoWithOffset } from '../../shared/time.js';
 import { hangUp } from '../calls/hangup.js';
 
@@ -92,15 +88,7 @@ export const showContact: Operation = async (request) => {
   return { kind: 'record', root: 'contact', record: contactView(facts) };
 };
 
-const text = (max: number) => v.optional(blankable(v.pipe(v.string('is not a string'), v.trim(), v.maxLength(max, `is too long (maximum is ${max} characters)`))));
-
-export const contactUpdateSchema = v.object({
-  first_name: text(200),
-  last_name: text(200),
-  email: v.optional(blankable(emailParam)),
-  notes: text(5000),
-  data: v.optional(jsonObject(v.record(v.string(), v.unknown()), 'is not a hash')),
-});
+export { contactUpdateSchema };
 
 /**
  * `PUT /api/v1/contacts/:id`: sets the fields sent (data merged, blank clears a field). Writing
@@ -111,21 +99,8 @@ export const updateContact: Operation = async (request) => {
   const number = numberOf(request);
   const nested = request.params.contact && typeof request.params.contact === 'object' && !Array.isArray(request.params.contact) ? (request.params.contact as Record<string, unknown>) : {};
   const fields = validate(contactUpdateSchema, { ...request.params, ...nested });
-  const at = request.now.toISOString();
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const before = await getContact(companyId, number);
-    const contact: ContactItem = before
-      ? structuredClone(before)
-      : { number, first_name: null, last_name: null, email: null, notes: null, data: {}, created_at: at, updated_at: at, version: 0 };
-    for (const field of ['first_name', 'last_name', 'email', 'notes'] as const) if (fields[field] !== undefined) contact[field] = fields[field];
-    // The same token limits as a lead's data (422 naming data when the merge would pass them).
-    if (fields.data) contact.data = mergedData(contact.data, Object.fromEntries(Object.entries(fields.data).map(([key, value]) => [key, tokenValue(value)])), 'contact');
-    contact.updated_at = at;
-    if (await saveContact(companyId, contact, Number(before?.version ?? 0))) {
-      return { kind: 'record', root: 'contact', record: contactView({ ...(await readContact(companyId, number)), item: { ...contact, version: Number(before?.version ?? 0) + 1 } }) };
-    }
-  }
-  throw new Error(`Contact ${number} kept changing under this update`);
+  const { contact } = await writeContactFields(companyId, number, fields, request.now.toISOString());
+  return { kind: 'record', root: 'contact', record: contactView({ ...(await readContact(companyId, number)), item: contact }) };
 };
 
 /**

@@ -4,10 +4,16 @@ import { incomingTextMessages } from '../../shared/resources/incoming-text-messa
 import { callerBlock, callerUnblock, suppressionList } from './blacklist-operations.js';
 import { contactFields, contactFieldValues, contactFieldViews } from '../../shared/resources/contact-fields.js';
 import { hangUpContactCalls, showContact, updateContact } from './contacts.js';
+import { requestDataAppend } from './data-append.js';
+import { dataAppendGroups, dataAppends } from '../../shared/resources/data-appends.js';
+import { contactImports } from '../../shared/resources/contact-imports.js';
+import { resumeContactImport } from '../../shared/contact-imports/import-run.js';
 
-/** Contacts (one caller number across the company's leads and calls), the blacklist (suppression list) and custom contact fields. */
+/** Contacts (one caller number across the company's leads and calls), the blacklist (suppression list) custom contact fields, data appends and contact imports. */
 export const handler = createRouteGroupHandler('contacts', {
-  ...groupOperations('contacts', [incomingTextMessages, contactFields, contactFieldValues, contactFieldViews]),
+  ...groupOperations('contacts', [incomingTextMessages, contactFields, contactFieldValues, contactFieldViews, dataAppendGroups, dataAppends, contactImports]),
+  'contact_imports.resume': resumeContactImport,
+  'data_append.request': requestDataAppend,
   'contacts.callerBlock': callerBlock,
   'contacts.callerUnblock': callerUnblock,
   'contacts.suppressionList': suppressionList,

@@ -4,6 +4,7 @@ import { WEBHOOK_LOG_COLUMNS } from '../../shared/events/webhook-logs.js';
 import type { OperationDoc, RowsDoc } from '../../shared/http/openapi/operation-doc.js';
 import { serializerParams } from '../../shared/http/openapi/resource-operations.js';
 import { buyers } from '../../shared/resources/buyers.js';
+import { dataAppends } from '../../shared/resources/data-appends.js';
 import { CORS_HEADERS } from '../../shared/routing/inbound.js';
 import { COLLECTION_TYPES, collectionSchema } from '../admin/collections.js';
 import { changesSchema } from '../calls/call-changes.js';
@@ -212,6 +213,20 @@ export const operationDocs: Record<string, OperationDoc> = {
     pathParams: { id: { description: 'The phone number.' } },
     response: { record: 'contact', rows: { name: 'ContactHangUps', columns: ['id', 'caller_id', 'hung_up_count', 'call_ids'] } },
     errors: [422],
+  },
+  'data_append.request': {
+    summary: 'Request data for a caller number',
+    description: 'Asks the data provider (DATA_PROVIDER) for the data types given (`data_types`, and those of `data_append_group_id`) and records a data append charged per type in charge_rollups; 422 when no provider is configured (docs/resources.md, "Data appends and contact imports").',
+    params: dataAppends.createSchema,
+    response: { record: 'data_append', rows: { resource: 'data_appends' } },
+    errors: [422],
+  },
+  'contact_imports.resume': {
+    summary: 'Go on with a contact import',
+    description: 'Imports the rows an in_progress import has not processed yet, as far as one request may (docs/resources.md, "Data appends and contact imports"); 409 when the import is completed or another request is running it.',
+    pathParams: { id: { description: "The import's id." } },
+    response: { record: 'contact_import', rows: { resource: 'contact_imports' } },
+    errors: [409],
   },
   'leads.submit': {
     summary: 'Submit a lead',

@@ -122,6 +122,11 @@ export const keys = {
   /** Number impressions counted per UTC day, ring pool and number; one partition per company and UTC month. */
   impressionRollup: (companyId: number, day: string, poolId: number, number: string): Key => ({ pk: keys.impressionRollups(companyId, day.slice(0, 7)), sk: `${day}#${poolId}#${number}` }),
   impressionRollups: (companyId: number, month: string): string => `${companyPrefix(companyId)}#impression_rollups#${month}`,
+  /**
+   * The rows of a contact import still to process, in chunks of at most a few hundred KB (an item
+   * holds 400 KB), beside the import record (by its uuid) until the import finishes.
+   */
+  contactImportRows: (companyId: number, importUuid: string, chunk: number): Key => ({ pk: `${companyPrefix(companyId)}#contact_import_rows#${importUuid}`, sk: String(chunk).padStart(4, '0') }),
 
   /** Per-company id sequence for a configuration resource. */
   sequence: (companyId: number, resource: string): Key => ({ pk: `${companyPrefix(companyId)}#seq`, sk: resource }),

@@ -50,7 +50,8 @@ export const routeGroups = {
   contacts: {
     description: 'Contacts (one caller across leads and calls), the company blacklist',
     tableActions: CRUD_WITH_EVENTS,
-    ports: ['events', 'telephony'],
+    // scheduler: a contact import of leads enters them into their schedule as POST /api/v1/leads does.
+    ports: ['events', 'telephony', 'scheduler'],
   },
   // Lead submission (lead_token, no Basic auth) and the leads API; schedule leads hand their steps to the scheduler.
   leads: { description: 'Lead submission and the leads API: lists, reports, opt-out, removal, schedule position', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'scheduler'] },

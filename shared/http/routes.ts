@@ -155,6 +155,8 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'GET', path: `${API}/contacts/{id}`, group: 'contacts', auth: 'basic', operation: 'contacts.show' },
   { method: 'PUT', path: `${API}/contacts/{id}`, group: 'contacts', auth: 'basic', operation: 'contacts.update' },
   { method: 'DELETE', path: `${API}/contacts/{id}/calls`, group: 'contacts', auth: 'basic', operation: 'contacts.hangUpCalls' },
+  { method: 'POST', path: `${API}/data_append`, group: 'contacts', auth: 'basic', operation: 'data_append.request' },
+  { method: 'POST', path: `${API}/contact_imports/{id}/resume`, group: 'contacts', auth: 'basic', operation: 'contact_imports.resume' },
   // The API describes itself: its OpenAPI document, a reference page over it and the page's scripts.
   { method: 'GET', path: `${API}/openapi.json`, group: 'docs', auth: 'none', operation: 'docs.openapi' },
   { method: 'GET', path: '/docs', group: 'docs', auth: 'none', operation: 'docs.page' },

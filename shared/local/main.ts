@@ -38,6 +38,8 @@ process.env.EVENTS_ADAPTER ??= 'local';
 process.env.TELEPHONY_ADAPTER ??= 'local';
 process.env.SCHEDULER_ADAPTER ??= 'local';
 process.env.TRANSCRIPTION_ADAPTER ??= 'local';
+// Data appends: deterministic data per number (docs/resources.md, "Data appends and contact imports").
+process.env.DATA_PROVIDER ??= 'local';
 // Secret items and OAuth tokens: AES-256-GCM with a key made once in DATA_DIR/encryption.key.
 process.env.ENCRYPTION_ADAPTER ??= 'local';
 process.env.ENCRYPTION_KEY_FILE ??= join(dataDir, 'encryption.key');

@@ -33,6 +33,8 @@ import { stateCallLimits } from './state-call-limits.js';
 import { tokenMatchers, visitorTokenMatchers } from './token-matchers.js';
 import { incomingTextMessages } from './incoming-text-messages.js';
 import { agentMessages, agentStatuses, agentTimestamps, agentWidgets, callCenters, scheduleAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, voiceAgents } from './agents.js';
+import { dataAppendGroups, dataAppends } from './data-appends.js';
+import { contactImports } from './contact-imports.js';
 
 /**
  * The resource registry: every resource's full definition, for what documents or checks them all
@@ -107,6 +109,9 @@ export const resources: readonly ResourceDefinition[] = [
   agentMessages,
   agentWidgets,
   agentTimestamps,
+  dataAppendGroups,
+  dataAppends,
+  contactImports,
 ];
 
 export function resourcesOfGroup(group: RouteGroup): ResourceDefinition[] {

@@ -1,6 +1,7 @@
 import type { LargeFieldLimit } from '../http/input-limits.js';
 import type { RouteGroup } from '../http/route-groups.js';
 import { SOUND_UPLOAD_LIMIT } from '../call-config/sound-audio.js';
+import { CONTACT_IMPORT_UPLOAD } from '../contact-imports/csv-rows.js';
 import { ALL_OPERATIONS, type CrudOperation } from './define.js';
 
 /**
@@ -97,6 +98,10 @@ export const scheduleAgents = routing({ name: 'schedule_agents', group: 'admin',
 export const agentMessages = routing({ name: 'agent_messages', group: 'admin', operations: ALL_OPERATIONS, csv: true });
 export const agentWidgets = routing({ name: 'agent_widgets', group: 'admin', operations: ['show', 'update'] });
 export const agentTimestamps = routing({ name: 'agent_timestamps', group: 'admin', operations: ['list', 'show'], csv: true });
+export const dataAppendGroups = routing({ name: 'data_append_groups', group: 'contacts', operations: ALL_OPERATIONS, csv: true });
+export const dataAppends = routing({ name: 'data_appends', group: 'contacts', operations: ALL_OPERATIONS, csv: true });
+// The CSV arrives in the create's body (shared/resources/contact-imports.ts bounds it); no delete: an import is history.
+export const contactImports = routing({ name: 'contact_imports', group: 'contacts', operations: ['list', 'new', 'create', 'show', 'update'], createLargeField: CONTACT_IMPORT_UPLOAD, csv: true });
 
 /** Every registry resource's routing, in the route table's order (registry.ts lists the definitions in the same order; a test checks). */
 export const resourceRoutings: readonly ResourceRouting[] = [
@@ -166,4 +171,7 @@ export const resourceRoutings: readonly ResourceRouting[] = [
   agentMessages,
   agentWidgets,
   agentTimestamps,
+  dataAppendGroups,
+  dataAppends,
+  contactImports,
 ];

@@ -140,6 +140,12 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   agent_messages: (w, index) => (index === 8 ? { read: true } : { voice_agent_id: w.made.voice_agents![0]!.id, body: `${w.mark} message` }),
   // No create: each agent has its widget (made with it; its update probe's payload).
   agent_widgets: () => ({ system_status: 'available' }),
+  data_append_groups: (w, index) => ({ name: `${w.mark} data group ${index}`, data_types: ['caller_name', 'carrier_type'] }),
+  // Index 8 is the update probe's payload: only notes can change.
+  data_appends: (w, index) =>
+    index === 8 ? { notes: `${w.mark} notes` } : { caller_number: `+1303555${w.mark === A_MARK() ? 1 : 2}${String(index).padStart(3, '0')}`, data_append_group_id: w.made.data_append_groups![0]!.id },
+  // Index 8 is the update probe's payload: only the name can change.
+  contact_imports: (w, index) => (index === 8 ? { name: `${w.mark} import` } : { name: `${w.mark} import`, csv: `phone,first_name\n+1303556${w.mark === A_MARK() ? 1 : 2}${String(index).padStart(3, '0')},${w.mark}` }),
 };
 
 /**
@@ -566,6 +572,20 @@ const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>
     expect(reply.status, reply.text).toBe(404);
     expectNothingOfA(reply, 'resume of A\'s order');
     await expectAUnchanged('number_orders', aOnlyRecord('number_orders'));
+  },
+  'POST /api/v1/data_append': async (route) => {
+    // B names A's group: refused like an unknown group, nothing asked, charged or shown.
+    const reply = await as(b, 'POST', route.path, { caller_number: '+13035559999', data_append_group_id: aOnlyRecord('data_append_groups').id });
+    expect(reply.status, reply.text).toBe(422);
+    expect(Object.keys(reply.body.errors)).toEqual(['data_append_group_id']);
+    expectNothingOfA(reply, routeKey(route));
+    await expectAUnchanged('data_appends', aOnlyRecord('data_appends'));
+  },
+  'POST /api/v1/contact_imports/{id}/resume': async () => {
+    const reply = await as(b, 'POST', `/api/v1/contact_imports/${aOnlyRecord('contact_imports').id}/resume`);
+    expect(reply.status, reply.text).toBe(404);
+    expectNothingOfA(reply, "resume of A's import");
+    await expectAUnchanged('contact_imports', aOnlyRecord('contact_imports'));
   },
   'GET /api/v1/phone_numbers/search': async (route) => {
     const reply = await as(b, 'GET', `${route.path}?per_page=50`);

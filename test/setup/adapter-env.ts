@@ -13,6 +13,7 @@ export function setLocalTestEnvironment(): void {
   process.env.SCHEDULER_ADAPTER = 'local';
   process.env.OBJECT_STORAGE_ADAPTER = 'local';
   process.env.TRANSCRIPTION_ADAPTER = 'local';
+  process.env.DATA_PROVIDER = 'local';
   // A fixed test key (32 bytes): secret items and OAuth tokens are encrypted with AES-256-GCM.
   process.env.ENCRYPTION_ADAPTER = 'local';
   process.env.LOCAL_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');

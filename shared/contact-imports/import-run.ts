@@ -1,0 +1,227 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { writeContactFields } from '../contacts/contact-write.js';
+import { db, tableName } from '../db/client.js';
+import { keys } from '../db/keys.js';
+import { getRecord, updateRecord, type StoredRecord } from '../db/records.js';
+import { ConflictError, HttpError, NotFoundError, ValidationError } from '../http/errors.js';
+import type { Operation } from '../http/request.js';
+import { validate } from '../http/validation.js';
+import { submitLead } from '../leads/lead-submission.js';
+import { logger } from '../logger.js';
+import { normalizeCallerNumber } from '../phone.js';
+import { contactUpdateSchema } from '../contacts/contact-write.js';
+import { contactImports } from '../resources/contact-imports.js';
+import type { HookContext } from '../resources/define.js';
+import { findOrThrow, pathId, recordResult } from '../resources/engine.js';
+import { chunkRows, readImportCsv, rowValues } from './csv-rows.js';
+
+/**
+ * Running a contact import (shared/resources/contact-imports.ts). Lambda keeps no work going
+ * after its answer, so an import runs inside requests: the creating request, then each
+ * `POST /api/v1/contact_imports/{id}/resume`, for at most IMPORT_BUDGET_MS each (the contacts
+ * function has 10 s). A lease on the record keeps two requests from running one import at once;
+ * progress is saved after each batch of rows (BATCH_ROWS contacts, or every lead: a lead row run
+ * twice would submit twice, a contact row written twice is the same contact). The rows wait in
+ * chunk items beside the record (keys.contactImportRows) until the import completes.
+ */
+export const IMPORT_BUDGET_MS = 6_000;
+/** Contact rows between two saves of progress. */
+export const BATCH_ROWS = 25;
+/** Row errors kept on the record (error_count counts them all). */
+export const MAX_ROW_ERRORS = 100;
+/** How long a running request holds the import (longer than any request runs). */
+const LEASE_MS = 60_000;
+
+/** The budget: IMPORT_BUDGET_MS unless CONTACT_IMPORT_BUDGET_MS says otherwise (tests of resume set 0: one batch per request). */
+function budgetMs(): number {
+  const configured = process.env.CONTACT_IMPORT_BUDGET_MS;
+  const value = Number(configured);
+  return configured !== undefined && configured !== '' && Number.isFinite(value) && value >= 0 ? value : IMPORT_BUDGET_MS;
+}
+
+/** The caller number column of a contacts CSV: the first of these present in the header. */
+export const NUMBER_COLUMNS = ['caller_id', 'caller_number', 'phone_number', 'phone', 'number'] as const;
+const CONTACT_COLUMNS = ['first_name', 'last_name', 'email', 'notes'] as const;
+
+export interface RowError {
+  row: number;
+  errors: Record<string, string[]>;
+}
+
+/** A contact row's number and fields; unknown columns are the contact's data. Throws ValidationError. Pure but for the schema. */
+export function contactRow(values: Record<string, string>): { number: string; fields: v.InferOutput<typeof contactUpdateSchema> } {
+  const numberColumn = NUMBER_COLUMNS.find((column) => values[column] !== undefined);
+  const number = numberColumn ? normalizeCallerNumber(values[numberColumn]!.slice(0, 40)) : undefined;
+  const input: Record<string, unknown> = {};
+  const data: Record<string, string> = {};
+  for (const [column, value] of Object.entries(values)) {
+    if ((NUMBER_COLUMNS as readonly string[]).includes(column)) continue;
+    if ((CONTACT_COLUMNS as readonly string[]).includes(column)) input[column] = value;
+    else data[column] = value;
+  }
+  if (Object.keys(data).length) input.data = data;
+  let fields: v.InferOutput<typeof contactUpdateSchema> = {};
+  let errors: Record<string, string[]> = {};
+  try {
+    fields = validate(contactUpdateSchema, input);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    errors = { ...error.errors };
+  }
+  if (!number) errors = { [numberColumn ?? 'caller_id']: [numberColumn ? 'is not a phone number' : "can't be blank"], ...errors };
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return { number: number!, fields };
+}
+
+/** Stores the rows in chunk items (before the record is written; deleted again if the write fails). */
+export async function acquire(context: HookContext, draft: { record: Record<string, unknown>; fields: Record<string, unknown> }) {
+  const reading = readImportCsv(String(draft.fields.csv ?? ''));
+  if (!reading.ok) throw new ValidationError({ csv: [reading.message] });
+  if (draft.record.import_type !== 'leads' && !NUMBER_COLUMNS.some((column) => reading.columns.includes(column))) {
+    throw new ValidationError({ csv: [`has no caller number column (one of ${NUMBER_COLUMNS.join(', ')})`] });
+  }
+  const uuid = String(draft.record.uuid);
+  const chunks = chunkRows(reading.rows);
+  const written: number[] = [];
+  const release = async () => {
+    for (const index of written) await db.send(new DeleteCommand({ TableName: tableName, Key: keys.contactImportRows(context.companyId, uuid, index) }));
+  };
+  try {
+    for (const [index, rows] of chunks.entries()) {
+      await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.contactImportRows(context.companyId, uuid, index), rows } }));
+      written.push(index);
+    }
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  const starts = chunks.reduce<number[]>((list, rows, index) => [...list, index === 0 ? 0 : list[index - 1]! + chunks[index - 1]!.length], []);
+  return { fields: { columns: reading.columns, total_rows: reading.rows.length, chunk_starts: starts }, release };
+}
+
+/** Takes the import for running: only an unfinished import no other request holds. */
+async function takeLease(companyId: number, id: number, now: Date): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.record(companyId, 'contact_imports', id),
+        UpdateExpression: 'SET lease_until = :until, #status = :in_progress, started_at = if_not_exists(started_at, :now)',
+        ConditionExpression: 'attribute_exists(pk) AND #status IN (:pending, :in_progress) AND (attribute_not_exists(lease_until) OR lease_until <= :now)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':until': new Date(now.getTime() + LEASE_MS).toISOString(), ':now': now.toISOString(), ':pending': 'pending', ':in_progress': 'in_progress' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+async function readChunk(companyId: number, uuid: string, index: number): Promise<string[][]> {
+  const item = await db.send(new GetCommand({ TableName: tableName, Key: keys.contactImportRows(companyId, uuid, index), ConsistentRead: true }));
+  return (item.Item?.rows as string[][] | undefined) ?? [];
+}
+
+/** The lead token of the import's offer or schedule (gone since: every row gets that error). */
+async function leadTokenOf(companyId: number, record: StoredRecord): Promise<string | undefined> {
+  const owner = record.offer_id ? await getRecord(companyId, 'offers', Number(record.offer_id)) : await getRecord(companyId, 'schedules', Number(record.schedule_id));
+  return typeof owner?.lead_token === 'string' ? owner.lead_token : undefined;
+}
+
+/** One row: imported (true) or its errors. */
+async function importRow(context: HookContext, record: StoredRecord, values: Record<string, string>, leadToken: string | undefined): Promise<true | Record<string, string[]>> {
+  try {
+    if (record.import_type === 'leads') {
+      if (!leadToken) return { [record.offer_id ? 'offer_id' : 'schedule_id']: ['no longer exists'] };
+      // Exactly what POST /api/v1/leads does with these parameters; the import's token wins over a column of that name.
+      await submitLead({ ...values, lead_token: leadToken }, context.now);
+    } else {
+      const { number, fields } = contactRow(values);
+      await writeContactFields(context.companyId, number, fields, context.now.toISOString());
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof HttpError) return Object.keys(error.errors).length ? error.errors : { base: [error.message] };
+    throw error;
+  }
+}
+
+/**
+ * Runs the import as far as this request may; the fields it stored (the import as it now stands),
+ * or {} when another request holds it or it is finished.
+ */
+export async function run(context: HookContext, record: StoredRecord): Promise<Record<string, unknown>> {
+  const { companyId } = context;
+  if (!(await takeLease(companyId, record.id, context.now))) return {};
+  const started = performance.now();
+  const uuid = String(record.uuid);
+  const columns = record.columns as string[];
+  const starts = (record.chunk_starts as number[] | undefined) ?? [0];
+  const total = Number(record.total_rows);
+  const progress = {
+    processed_rows: Number(record.processed_rows ?? 0),
+    imported_count: Number(record.imported_count ?? 0),
+    error_count: Number(record.error_count ?? 0),
+    row_errors: [...((record.row_errors as RowError[] | undefined) ?? [])],
+  };
+  const batch = record.import_type === 'leads' ? 1 : BATCH_ROWS;
+  const leadToken = record.import_type === 'leads' ? await leadTokenOf(companyId, record) : undefined;
+  let chunk: { index: number; rows: string[][] } | undefined;
+  // At least one batch per request, so a resume always makes progress.
+  for (let batches = 0; progress.processed_rows < total; batches++) {
+    if (batches > 0 && performance.now() - started > budgetMs()) break;
+    const end = Math.min(total, progress.processed_rows + batch);
+    for (let row = progress.processed_rows; row < end; row++) {
+      const index = starts.findLastIndex((start) => start <= row);
+      if (chunk?.index !== index) chunk = { index, rows: await readChunk(companyId, uuid, index) };
+      const outcome = await importRow(context, record, rowValues(columns, chunk.rows[row - starts[index]!] ?? []), leadToken);
+      if (outcome === true) progress.imported_count++;
+      else {
+        progress.error_count++;
+        if (progress.row_errors.length < MAX_ROW_ERRORS) progress.row_errors.push({ row: row + 1, errors: outcome });
+      }
+    }
+    progress.processed_rows = end;
+    if (end < total && !(await updateRecord(companyId, 'contact_imports', record.id, { ...progress, updated_at: context.now.toISOString() }))) return {};
+  }
+  const done = progress.processed_rows >= total;
+  const final = {
+    ...progress,
+    status: done ? 'completed' : 'in_progress',
+    finished_at: done ? context.now.toISOString() : null,
+    // Released: the next resume may take it at once.
+    lease_until: context.now.toISOString(),
+    updated_at: context.now.toISOString(),
+  };
+  if (!(await updateRecord(companyId, 'contact_imports', record.id, final))) return {};
+  if (done) {
+    for (const index of starts.keys()) {
+      await db.send(new DeleteCommand({ TableName: tableName, Key: keys.contactImportRows(companyId, uuid, index) })).catch((error: unknown) => logger.error('could not delete a finished import’s rows', { companyId, importId: record.id, error }));
+    }
+  }
+  return final;
+}
+
+/** A new import runs in the request that creates it (updates change its name only). */
+export async function afterWrite(context: HookContext, change: { before?: Record<string, unknown>; after: Record<string, unknown> }): Promise<void | Record<string, unknown>> {
+  if (change.before) return;
+  return run(context, change.after as StoredRecord);
+}
+
+/** POST /api/v1/contact_imports/{id}/resume: goes on with an unfinished import (409 when it is completed or another request runs it). */
+export const resumeContactImport: Operation = async (request) => {
+  const companyId = request.auth.companyId;
+  const record = await findOrThrow(contactImports, companyId, pathId(request));
+  if (record.status === 'completed') throw new ConflictError('status', 'is completed: nothing is left to import');
+  const stored = await run({ companyId, userId: request.auth.userId, now: request.now }, record);
+  if (!Object.keys(stored).length) {
+    const now = await getRecord(companyId, 'contact_imports', record.id);
+    if (!now) throw new NotFoundError();
+    if (now.status !== 'completed') throw new ConflictError('status', 'is being imported by another request');
+    return recordResult(contactImports, request, now);
+  }
+  return recordResult(contactImports, request, { ...record, ...stored });
+};

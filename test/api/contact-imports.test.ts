@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestCompany, type TestCompany } from '../fixtures/company.js';
+import { usePinnedClock } from '../fixtures/clock.js';
+import { expect404, expect422, recordOf } from '../fixtures/envelope.js';
+import { call, useGateway } from '../fixtures/gateway.js';
+import { asCompany, offerWithToken } from '../fixtures/leads.js';
+import { listThrough } from '../fixtures/records.js';
+
+/**
+ * Contact imports (docs/resources.md, "Data appends and contact imports"): a CSV of contacts or
+ * leads in the body, checked whole at create, imported row by row with progress and per-row
+ * errors on the record, resumable when one request's time budget is not enough.
+ */
+const gateway = useGateway();
+usePinnedClock(() => new Date('2026-03-04T12:00:00Z'));
+const as = (company: TestCompany, method: string, path: string, json?: unknown) => asCompany(gateway, company, method, path, json);
+
+afterEach(() => {
+  delete process.env.CONTACT_IMPORT_BUDGET_MS;
+});
+
+const numberOf = (index: number, area = '720') => `+1${area}55${String(index).padStart(5, '0')}`;
+
+describe('a contact import', () => {
+  it('of 1,000 rows with three bad rows imports the 997 good ones, visible through the contacts API, and reports the three', async () => {
+    // One request imports it all: a generous budget (the default is 6 s; see the resume test).
+    process.env.CONTACT_IMPORT_BUDGET_MS = '600000';
+    const company = await createTestCompany('import 1000');
+    const lines = ['Caller_ID,first_name,last_name,email,plan'];
+    for (let index = 1; index <= 1000; index++) {
+      if (index === 10) lines.push('not a number,Bad,Number,bad@example.com,gold');
+      else if (index === 500) lines.push(`${numberOf(index)},Bad,Email,not-an-email,gold`);
+      else if (index === 999) lines.push(',No,Number,nobody@example.com,gold');
+      else lines.push(`${numberOf(index)},First${index},"Last, ${index}",p${index}@example.com,${index % 2 ? 'gold' : 'silver'}`);
+    }
+    const created = recordOf(await as(company, 'POST', '/api/v1/contact_imports', { name: 'Spring list', csv: lines.join('\n') }), 'contact_import');
+    expect(created).toMatchObject({
+      type: 'ContactImport',
+      name: 'Spring list',
+      import_type: 'contacts',
+      status: 'completed',
+      columns: ['caller_id', 'first_name', 'last_name', 'email', 'plan'],
+      total_rows: 1000,
+      processed_rows: 1000,
+      imported_count: 997,
+      error_count: 3,
+      row_errors: [
+        { row: 10, errors: { caller_id: ['is not a phone number'] } },
+        { row: 500, errors: { email: ['is not a valid e-mail address'] } },
+        { row: 999, errors: { caller_id: ["can't be blank"] } },
+      ],
+      finished_at: expect.any(String),
+    });
+    expect(created).not.toHaveProperty('csv');
+    expect(created).not.toHaveProperty('chunk_starts');
+    expect(recordOf(await as(company, 'GET', `/api/v1/contact_imports/${created.id}`), 'contact_import')).toEqual(created);
+
+    for (const index of [1, 2, 998, 1000]) {
+      const contact = recordOf(await as(company, 'GET', `/api/v1/contacts/${encodeURIComponent(numberOf(index))}`), 'contact');
+      expect(contact).toMatchObject({ caller_id: numberOf(index), first_name: `First${index}`, last_name: `Last, ${index}`, email: `p${index}@example.com`, data: { plan: index % 2 ? 'gold' : 'silver' } });
+    }
+    // The bad rows wrote nothing.
+    expect((await as(company, 'GET', `/api/v1/contacts/${encodeURIComponent(numberOf(500))}`)).status).toBe(404);
+    // Another company sees neither the import nor its contacts.
+    const other = await createTestCompany('import 1000 other');
+    expect404(await as(other, 'GET', `/api/v1/contact_imports/${created.id}`));
+    expect((await as(other, 'GET', `/api/v1/contacts/${encodeURIComponent(numberOf(1))}`)).status).toBe(404);
+  });
+
+  it('is validated whole before anything is written, updated by name only, never deleted, and scoped to its company', async () => {
+    const company = await createTestCompany('import checks');
+    const other = await createTestCompany('import checks other');
+    const foreignOffer = await offerWithToken(gateway, other);
+    expect422(await as(company, 'POST', '/api/v1/contact_imports', { import_type: 'people' }), {
+      import_type: ['is not included in the list (contacts, leads)'],
+      csv: ['is required'],
+    });
+    expect422(await as(company, 'POST', '/api/v1/contact_imports', { csv: '   ' }), { csv: ["can't be blank"] });
+    expect422(await as(company, 'POST', '/api/v1/contact_imports', { csv: 'first_name\nAda' }), { csv: ['has no caller number column (one of caller_id, caller_number, phone_number, phone, number)'] });
+    expect422(await as(company, 'POST', '/api/v1/contact_imports', { csv: 'phone' }), { csv: ['has no rows after the header'] });
+    expect422(await as(company, 'POST', '/api/v1/contact_imports', { csv: 'phone,name\n"+17205550001,Ada\n' }), { csv: [expect.stringMatching(/^is not valid CSV/) as unknown as string] });
+    const tooMany = ['phone', ...Array.from({ length: 10_001 }, (_, index) => numberOf(index))].join('\n');
+    expect422(await as(company, 'POST', '/api/v1/contact_imports', { csv: tooMany }), { csv: ['has too many rows (maximum is 10000)'] });
+    expect422(await as(company, 'POST', '/api/v1/contact_imports', { import_type: 'leads', csv: 'caller_id\n+17205550001' }), { offer_id: ['one of offer_id and schedule_id is required to import leads'] });
+    const foreign = await as(company, 'POST', '/api/v1/contact_imports', { import_type: 'leads', offer_id: foreignOffer.id, csv: 'caller_id\n+17205550001' });
+    expect(foreign.status, foreign.text).toBe(422);
+    expect(Object.keys(foreign.body.errors)).toEqual(['offer_id']);
+    expect(await listThrough(gateway, company, '/api/v1/contact_imports', 'contact_imports')).toEqual([]);
+
+    const made = recordOf(await as(company, 'POST', '/api/v1/contact_imports', { csv: 'phone,notes\n720-555-0001,Called back' }), 'contact_import');
+    expect(made).toMatchObject({ status: 'completed', imported_count: 1, error_count: 0, row_errors: [] });
+    expect(recordOf(await as(company, 'PUT', `/api/v1/contact_imports/${made.id}`, { name: 'Renamed' }), 'contact_import')).toMatchObject({ name: 'Renamed', imported_count: 1 });
+    expect422(await as(company, 'PUT', `/api/v1/contact_imports/${made.id}`, { status: 'pending' }), { status: ['cannot be changed: the import sets it'] });
+    expect((await as(company, 'DELETE', `/api/v1/contact_imports/${made.id}`)).status).toBe(405);
+    expect404(await as(other, 'PUT', `/api/v1/contact_imports/${made.id}`, { name: 'Taken' }));
+    expect404(await as(other, 'POST', `/api/v1/contact_imports/${made.id}/resume`));
+    expect((await as(company, 'POST', `/api/v1/contact_imports/${made.id}/resume`)).status).toBe(409);
+    const csv = await call(gateway, { path: '/api/v1/contact_imports.csv?columns=id,name,status,imported_count', authorization: company.authorization });
+    expect(csv.text.trim().split('\n')).toEqual(['id,name,status,imported_count', `${made.id},Renamed,completed,1`]);
+  });
+
+  it('of leads submits each row as POST /api/v1/leads does, with the offer’s lead token', async () => {
+    const company = await createTestCompany('import leads');
+    const offer = await offerWithToken(gateway, company);
+    const csv = ['caller_id,first_name,email,source', `${numberOf(1, '303')},Ada,ada@example.com,fair`, ',Nobody,,fair', `${numberOf(3, '303')},Cy,,web`].join('\n');
+    const made = recordOf(await as(company, 'POST', '/api/v1/contact_imports', { import_type: 'leads', offer_id: offer.id, csv }), 'contact_import');
+    expect(made).toMatchObject({ status: 'completed', total_rows: 3, imported_count: 2, error_count: 1, row_errors: [{ row: 2, errors: { caller_id: ["can't be blank when email is blank"] } }] });
+    const leads = await listThrough(gateway, company, `/api/v1/leads?offer_id=${offer.id}`, 'leads');
+    expect(leads.map((lead) => lead.caller_id).sort()).toEqual([numberOf(1, '303'), numberOf(3, '303')]);
+  });
+
+  it('that outlasts one request’s budget goes on with resume, one batch at least each time', async () => {
+    process.env.CONTACT_IMPORT_BUDGET_MS = '0';
+    const company = await createTestCompany('import resume');
+    const csv = ['phone', ...Array.from({ length: 60 }, (_, index) => numberOf(index + 1, '412'))].join('\n');
+    const made = recordOf(await as(company, 'POST', '/api/v1/contact_imports', { csv }), 'contact_import');
+    expect(made).toMatchObject({ status: 'in_progress', total_rows: 60, processed_rows: 25, imported_count: 25, finished_at: null });
+    expect(recordOf(await as(company, 'POST', `/api/v1/contact_imports/${made.id}/resume`), 'contact_import')).toMatchObject({ status: 'in_progress', processed_rows: 50 });
+    expect(recordOf(await as(company, 'POST', `/api/v1/contact_imports/${made.id}/resume`), 'contact_import')).toMatchObject({ status: 'completed', processed_rows: 60, imported_count: 60 });
+    expect((await as(company, 'POST', `/api/v1/contact_imports/${made.id}/resume`)).status).toBe(409);
+    expect(recordOf(await as(company, 'GET', `/api/v1/contacts/${encodeURIComponent(numberOf(60, '412'))}`), 'contact').caller_id).toBe(numberOf(60, '412'));
+  });
+});
