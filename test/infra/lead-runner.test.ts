@@ -26,7 +26,7 @@ describe('lead steps in AWS', () => {
     const groups = resourcesOfType('AWS::Scheduler::ScheduleGroup');
     expect(Object.keys(groups)).toHaveLength(1);
     expect(Object.values(groups)[0]!.DeletionPolicy).toBe('Delete');
-    expect(schedulingGroups.sort()).toEqual(['configuration', 'leads', 'schedules']);
+    expect(schedulingGroups.sort()).toEqual(['configuration', 'contacts', 'leads', 'schedules']);
   });
 
   it('lets Scheduler (of this account) assume a role that may invoke only the runner, and send to its dead-letter queue', () => {
@@ -124,9 +124,9 @@ describe('lead steps in AWS', () => {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
     // Only the runner writes lead exports; other functions reach buckets of their own (transcripts)
-    // or the sounds/ prefix alone (test/infra/sound-storage.test.ts).
+    // or the sounds/ and exports/ prefixes alone (test/infra/sound-storage.test.ts).
     const writers = Object.entries(stack.functions).filter(([, fn]) =>
-      statementsOf(fn).some((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')) && JSON.stringify(statement.Resource).includes(logicalIdOf(runner.uploads)) && !JSON.stringify(statement.Resource).includes('/sounds/*')),
+      statementsOf(fn).some((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')) && JSON.stringify(statement.Resource).includes(logicalIdOf(runner.uploads)) && !JSON.stringify(statement.Resource).includes('/sounds/*') && !JSON.stringify(statement.Resource).includes('/exports/*')),
     );
     expect(writers.map(([name]) => name)).toEqual(['leadRunner']);
     expect(statementsOf(runner.function).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')))).toEqual([
