@@ -1,7 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { writeContactFields } from '../contacts/contact-write.js';
 import { db, tableName } from '../db/client.js';
+import { budgetFromEnv, takeWorkLease } from '../db/work-lease.js';
 import { keys } from '../db/keys.js';
 import { getRecord, updateRecord, type StoredRecord } from '../db/records.js';
 import { ConflictError, HttpError, NotFoundError, ValidationError } from '../http/errors.js';
@@ -31,14 +32,9 @@ export const BATCH_ROWS = 25;
 /** Row errors kept on the record (error_count counts them all). */
 export const MAX_ROW_ERRORS = 100;
 /** How long a running request holds the import (longer than any request runs). */
-const LEASE_MS = 60_000;
 
-/** The budget: IMPORT_BUDGET_MS unless CONTACT_IMPORT_BUDGET_MS says otherwise (tests of resume set 0: one batch per request). */
-function budgetMs(): number {
-  const configured = process.env.CONTACT_IMPORT_BUDGET_MS;
-  const value = Number(configured);
-  return configured !== undefined && configured !== '' && Number.isFinite(value) && value >= 0 ? value : IMPORT_BUDGET_MS;
-}
+/** The budget: IMPORT_BUDGET_MS unless CONTACT_IMPORT_BUDGET_MS says otherwise (tests of resume set 0). */
+const budgetMs = (): number => budgetFromEnv('CONTACT_IMPORT_BUDGET_MS', IMPORT_BUDGET_MS);
 
 /** The caller number column of a contacts CSV: the first of these present in the header. */
 export const NUMBER_COLUMNS = ['caller_id', 'caller_number', 'phone_number', 'phone', 'number'] as const;
@@ -100,25 +96,6 @@ export async function acquire(context: HookContext, draft: { record: Record<stri
   return { fields: { columns: reading.columns, total_rows: reading.rows.length, chunk_starts: starts }, release };
 }
 
-/** Takes the import for running: only an unfinished import no other request holds. */
-async function takeLease(companyId: number, id: number, now: Date): Promise<boolean> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.record(companyId, 'contact_imports', id),
-        UpdateExpression: 'SET lease_until = :until, #status = :in_progress, started_at = if_not_exists(started_at, :now)',
-        ConditionExpression: 'attribute_exists(pk) AND #status IN (:pending, :in_progress) AND (attribute_not_exists(lease_until) OR lease_until <= :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':until': new Date(now.getTime() + LEASE_MS).toISOString(), ':now': now.toISOString(), ':pending': 'pending', ':in_progress': 'in_progress' },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
-}
 
 async function readChunk(companyId: number, uuid: string, index: number): Promise<string[][]> {
   const item = await db.send(new GetCommand({ TableName: tableName, Key: keys.contactImportRows(companyId, uuid, index), ConsistentRead: true }));
@@ -155,7 +132,7 @@ async function importRow(context: HookContext, record: StoredRecord, values: Rec
  */
 export async function run(context: HookContext, record: StoredRecord): Promise<Record<string, unknown>> {
   const { companyId } = context;
-  if (!(await takeLease(companyId, record.id, context.now))) return {};
+  if (!(await takeWorkLease(companyId, 'contact_imports', record.id, context.now, { markStarted: true }))) return {};
   const started = performance.now();
   const uuid = String(record.uuid);
   const columns = record.columns as string[];

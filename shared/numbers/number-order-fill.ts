@@ -1,7 +1,5 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { numberProvider } from '../adapters/index.js';
-import { db, tableName } from '../db/client.js';
-import { keys } from '../db/keys.js';
+import { budgetFromEnv, takeWorkLease } from '../db/work-lease.js';
 import { getRecord, updateRecord, type StoredRecord } from '../db/records.js';
 import { ConflictError, HttpError, NotFoundError } from '../http/errors.js';
 import type { Operation, OperationRequest, OperationResult } from '../http/request.js';
@@ -26,38 +24,15 @@ import { searchFreeNumbers } from './search.js';
  */
 export const FILL_BUDGET_MS = 6_000;
 /** How long a filling request holds the order (longer than any request runs). */
-const LEASE_MS = 60_000;
 /** Errors kept on an order. */
 const MAX_ERRORS = 10;
 
 const CREATE_ROUTE = routes.find((route) => route.operation === 'phone_numbers.create')!;
 const createNumber = crudOperations(phoneNumbers)['phone_numbers.create']!;
 
-/** The budget, FILL_BUDGET_MS unless NUMBER_ORDER_FILL_BUDGET_MS says otherwise (tests of resume set 0: one number per request). */
-function budgetMs(): number {
-  const configured = Number(process.env.NUMBER_ORDER_FILL_BUDGET_MS);
-  return Number.isFinite(configured) && configured >= 0 && process.env.NUMBER_ORDER_FILL_BUDGET_MS !== '' && process.env.NUMBER_ORDER_FILL_BUDGET_MS !== undefined ? configured : FILL_BUDGET_MS;
-}
+/** The budget: FILL_BUDGET_MS unless NUMBER_ORDER_FILL_BUDGET_MS says otherwise (tests of resume set 0). */
+const budgetMs = (): number => budgetFromEnv('NUMBER_ORDER_FILL_BUDGET_MS', FILL_BUDGET_MS);
 
-/** Takes the order for filling: only an open order no other request holds. */
-async function takeLease(companyId: number, id: number, now: Date): Promise<boolean> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.record(companyId, 'number_orders', id),
-        UpdateExpression: 'SET lease_until = :until, #status = :in_progress',
-        ConditionExpression: 'attribute_exists(pk) AND #status IN (:pending, :in_progress) AND (attribute_not_exists(lease_until) OR lease_until <= :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':until': new Date(now.getTime() + LEASE_MS).toISOString(), ':now': now.toISOString(), ':pending': 'pending', ':in_progress': 'in_progress' },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
-}
 
 /** `field message` lines of a refused purchase. Pure. */
 export function errorLines(error: HttpError): string[] {
@@ -119,7 +94,7 @@ async function buyOne(context: HookContext, order: StoredRecord, prefix: string 
  */
 export async function fill(context: HookContext, order: StoredRecord): Promise<Record<string, unknown>> {
   const { companyId } = context;
-  if (!(await takeLease(companyId, order.id, context.now))) return {};
+  if (!(await takeWorkLease(companyId, 'number_orders', order.id, context.now))) return {};
   const started = performance.now();
   const ids = Array.isArray(order.phone_number_ids) ? [...(order.phone_number_ids as number[])] : [];
   const errors = Array.isArray(order.errors) ? [...(order.errors as string[])] : [];
