@@ -23,7 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { setLocalTestEnvironment } from '../test/setup/adapter-env.js';
-import { printTable, runWithDynamoDbLocal } from './support.js';
+import { percentile, printTable, runWithDynamoDbLocal } from './support.js';
 
 const CALLS = 40;
 const EVENTS_COUNTED = 200;
@@ -38,11 +38,6 @@ process.env.WEBHOOK_ALLOWED_CIDRS = '127.0.0.0/8';
 process.env.LOG_LEVEL = 'silent';
 
 await runWithDynamoDbLocal({ tableName: 'call-tracking-bench-events', timeoutSeconds: 600 }, run);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
 
 async function run(): Promise<void> {
   const { db, tableName } = await import('../shared/db/client.js');

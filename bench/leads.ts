@@ -19,7 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setLocalTestEnvironment } from '../test/setup/adapter-env.js';
-import { printTable, runWithDynamoDbLocal } from './support.js';
+import { percentile, printTable, runWithDynamoDbLocal } from './support.js';
 
 const LATENCY_LEADS = 300;
 const WAITING_LEADS = 10_000;
@@ -31,11 +31,6 @@ process.env.LOCAL_QUEUE_NAME = 'bench-leads-events';
 process.env.LOCAL_SCHEDULER_NAME = 'bench-leads';
 process.env.TWILIO_AUTH_TOKEN = 'bench-voice-token';
 process.env.LOG_LEVEL = 'silent';
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
 
 const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
 

@@ -129,3 +129,9 @@ export function printTable(title: string, header: string[], body: string[][]): v
   console.log(widths.map((width) => '-'.repeat(width)).join('  '));
   for (const row of body) console.log(line(row));
 }
+
+/** The p-th percentile (0-100) of `values`, nearest rank; NaN for none. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}

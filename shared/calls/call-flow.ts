@@ -301,13 +301,15 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   const companyId = number.company_id;
   const at = incoming.at;
   const caller = normalizeCallerNumber(incoming.from) ?? null;
-  const [reservation, offer, trafficSource, blacklisted, offerLead, inbound] = await Promise.all([
+  const [reservation, offer, trafficSource, blacklisted, offerLead, inbound, numberRouter] = await Promise.all([
     caller ? findReservation(companyId, number.number, caller, at) : Promise.resolve(undefined),
     number.offer_id !== null ? getRecord(companyId, 'offers', number.offer_id) : Promise.resolve(undefined),
     number.traffic_source_id !== null ? getRecord(companyId, 'traffic_sources', number.traffic_source_id) : Promise.resolve(undefined),
     caller ? isBlacklisted(companyId, caller) : Promise.resolve(false),
     offerLeadOfCaller(companyId, caller, number.offer_id),
     readInboundConfig(companyId, number, incoming.sipHeaders, at),
+    // Read alongside the rest (not after): one round trip less for every inbound call.
+    findCallRouter(companyId, number.id, number.offer_id),
   ]);
   // The caller's offer lead lends the call its tokens before routing (docs/leads.md); then the
   // call configuration's (visitor, SIP header and matcher tokens, docs/call-configuration.md).
@@ -348,7 +350,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   timeline(call, at, 'incoming', { from: caller, to: number.number, reservation: reservation ? reservation.ping_id : null });
 
   // A call router (IVR menu) of the number or offer plays before routing (shared/call-config/ivr.ts).
-  const router = blacklisted || reservation?.buyer_ids.length ? undefined : await findCallRouter(companyId, number.id, number.offer_id);
+  // Skipped for a blacklisted caller and for a ping's reservation that chose its buyers already.
+  const router = blacklisted || reservation?.buyer_ids.length ? undefined : numberRouter;
   let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
   const stateLimits = blacklisted ? { limits: [] } : stateLimitsOfCall(inbound, { carrierState: incoming.callerState, caller, tokens, offerId: number.offer_id });
   const stateSlots = stateLimits.limits.length ? await takeStateSlots(companyId, stateLimits.limits, at) : undefined;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { localCarrierToken } from './carrier-token.js';
 import { parseArgs } from 'node:util';
 import { PLACED_CALLS_FILE } from '../adapters/local/call-control-recorder.js';
 import { simulateCall, simulateOutboundCall, type SimulatorStep } from './call-simulator.js';
@@ -48,13 +49,7 @@ if (values.help || (!placedArg && (!values.from || !values.to))) {
 }
 
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
-const credentials = join(dataDir, 'credentials.json');
-const saved = existsSync(credentials) ? (JSON.parse(readFileSync(credentials, 'utf8')) as { voice_auth_token?: string }) : {};
-const authToken = process.env.TWILIO_AUTH_TOKEN ?? saved.voice_auth_token;
-if (!authToken) {
-  console.error(`No carrier auth token: start the service with npm start first (it writes ${credentials}) or set TWILIO_AUTH_TOKEN.`);
-  process.exit(2);
-}
+const authToken = localCarrierToken();
 
 const answerAfter = Number(values['answer-after']);
 const talk = Number(values.talk);

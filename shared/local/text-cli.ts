@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { localCarrierToken } from './carrier-token.js';
 import { parseArgs } from 'node:util';
 import { simulateText } from './text-simulator.js';
 
@@ -25,14 +24,7 @@ if (values.help || !values.from || !values.to) {
   process.exit(values.help ? 0 : 2);
 }
 
-const dataDir = resolve(process.env.DATA_DIR ?? '.data');
-const credentials = join(dataDir, 'credentials.json');
-const saved = existsSync(credentials) ? (JSON.parse(readFileSync(credentials, 'utf8')) as { voice_auth_token?: string }) : {};
-const authToken = process.env.TWILIO_AUTH_TOKEN ?? saved.voice_auth_token;
-if (!authToken) {
-  console.error(`No carrier auth token: start the service with npm start first (it writes ${credentials}) or set TWILIO_AUTH_TOKEN.`);
-  process.exit(2);
-}
+const authToken = localCarrierToken();
 
 const port = process.env.PORT ?? 3000;
 const result = await simulateText({ baseUrl: values.url ?? `http://127.0.0.1:${port}`, authToken, from: values.from, to: values.to, body: values.body ?? '', mediaUrls: values.media, messageSid: values.sid });
