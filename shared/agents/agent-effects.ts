@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRecord, getRecord, nextId, updateRecord, type StoredRecord } from '../db/records.js';
 import type { HookContext, ResourceBehaviour } from '../resources/define.js';
+import { closingFields, openedTimestamp } from './agent-timestamps.js';
 
 /**
  * What agents' writes do beyond their own record (docs/resources.md, "Agents and call centers"):
@@ -11,9 +12,6 @@ import type { HookContext, ResourceBehaviour } from '../resources/define.js';
 
 const WIDGETS = 'agent_widgets';
 const TIMESTAMPS = 'agent_timestamps';
-
-/** Colours of the timestamps' `key_color` per system status, for the reference's column. */
-const STATUS_COLORS: Record<string, string> = { offline: '#9e9e9e', available: '#4caf50', on_call: '#2196f3', wrap_up: '#ff9800', away: '#f44336' };
 
 export const voiceAgentBehaviour: ResourceBehaviour = {
   async afterWrite(context, { before, after }) {
@@ -30,6 +28,7 @@ export const voiceAgentBehaviour: ResourceBehaviour = {
         system_status: 'offline',
         system_status_changed_at: null,
         agent_timestamp_id: null,
+        call_id: null,
       };
       await createRecord(context.companyId, WIDGETS, widget);
       return;
@@ -40,51 +39,22 @@ export const voiceAgentBehaviour: ResourceBehaviour = {
   },
 };
 
-/** Whole seconds from `from` to `to` (never negative). */
-const secondsBetween = (from: unknown, to: Date): number | null => (typeof from === 'string' ? Math.max(0, Math.round((to.getTime() - Date.parse(from)) / 1000)) : null);
-
 export const agentWidgetBehaviour: ResourceBehaviour = {
   async prepareUpdate(context: HookContext, before, fields) {
     if (fields.system_status === undefined || fields.system_status === before.system_status) return {};
     // The new status's timestamp id is chosen here, so the widget names it in the update's own write
     // (and answer); afterWrite then writes the timestamp (an id burned by a failed write is harmless).
-    return { system_status_changed_at: context.now.toISOString(), agent_timestamp_id: await nextId(context.companyId, TIMESTAMPS) };
+    // A status set by hand ends the widget's hold on a call: the call's end then releases nothing.
+    return { system_status_changed_at: context.now.toISOString(), agent_timestamp_id: await nextId(context.companyId, TIMESTAMPS), call_id: null };
   },
   async afterWrite(context, { before, after }) {
     if (!before || before.system_status === after.system_status) return;
     const companyId = context.companyId;
-    const at = context.now.toISOString();
     if (typeof before.agent_timestamp_id === 'number') {
       const open = await getRecord(companyId, TIMESTAMPS, before.agent_timestamp_id);
-      if (open && open.ended_at == null) {
-        const duration = secondsBetween(open.inserted_at, context.now);
-        await updateRecord(companyId, TIMESTAMPS, open.id, { ended_at: at, duration, agent_duration: duration, updated_at: at });
-      }
+      if (open && open.ended_at == null) await updateRecord(companyId, TIMESTAMPS, open.id, closingFields(open, context.now));
     }
-    const status = String(after.system_status);
-    const timestamp: StoredRecord = {
-      id: Number(after.agent_timestamp_id),
-      uuid: randomUUID(),
-      created_at: at,
-      updated_at: at,
-      key: status,
-      key_color: STATUS_COLORS[status] ?? null,
-      call_id: null,
-      call_id_color: null,
-      collaborator_id: context.userId ?? null,
-      duration: null,
-      inserted_at: at,
-      off_hook_lead_call_id: null,
-      lead_id: null,
-      call_uuid: null,
-      off_hook_lead_call_uuid: null,
-      agent_duration: null,
-      call_total_duration: null,
-      billable_duration: null,
-      unbillable_duration: null,
-      ended_at: null,
-      voice_agent_id: after.voice_agent_id ?? after.id,
-    };
+    const timestamp = openedTimestamp(Number(after.agent_timestamp_id), String(after.system_status), after.voice_agent_id ?? after.id, context.now, { collaboratorId: context.userId ?? null });
     await createRecord(companyId, TIMESTAMPS, timestamp);
   },
 };

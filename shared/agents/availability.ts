@@ -1,10 +1,13 @@
-import { getRecords, queryAllRecords } from '../db/records.js';
+import { getRecord, getRecords, queryAllRecords } from '../db/records.js';
+import { servingCenterIds } from './call-center-effects.js';
 
 /**
  * Which agents can be offered a call now (docs/resources.md, "Agents and call centers"): an
  * enabled agent of an enabled call center serving the offer, whose widget says `available`, and
- * whose agent status (if it has one) does not pause it. The decision is pure; the reads are two
- * Queries (the company's call centers and agents) and two BatchGets (widgets, statuses).
+ * whose agent status (if it has one) does not pause it; longest idle first. The decisions are
+ * pure; the reads are the offer's stored call center ids (on the offer record the caller has
+ * already read, call-center-effects.ts), then, only when it has some, one Query of the company's
+ * agents and one BatchGet each of their widgets and statuses, side by side.
  */
 
 export interface AgentCandidate {
@@ -17,19 +20,27 @@ export function isAgentAvailable({ agent, widget, status }: AgentCandidate): boo
   return agent.enabled !== false && widget?.system_status === 'available' && status?.pause_agent !== true;
 }
 
-/** The enabled call centers serving `offerId`. */
-export function centersServing(centers: readonly Record<string, unknown>[], offerId: number): Set<number> {
-  return new Set(
-    centers.filter((center) => center.enabled !== false && Array.isArray(center.offer_ids) && center.offer_ids.includes(offerId)).map((center) => Number(center.id)),
-  );
+const idleSince = (candidate: AgentCandidate): number => {
+  const changed = candidate.widget?.system_status_changed_at;
+  const time = typeof changed === 'string' ? Date.parse(changed) : Number.NaN;
+  return Number.isFinite(time) ? time : Number.NEGATIVE_INFINITY;
+};
+
+/**
+ * The available candidates in the order calls are offered to them: longest idle first (the
+ * earliest `system_status_changed_at`, when the widget last turned `available`: an agent just
+ * back from a call waits behind those who waited longer), ties by agent id.
+ */
+export function offerOrder(candidates: readonly AgentCandidate[]): AgentCandidate[] {
+  return candidates.filter(isAgentAvailable).sort((left, right) => idleSince(left) - idleSince(right) || Number(left.agent.id) - Number(right.agent.id));
 }
 
-/** The offer's call centers and their available agents, in agent id order. */
-export async function availableAgentsForOffer(companyId: number, offerId: number): Promise<{ centerIds: number[]; agents: Record<string, unknown>[] }> {
-  const centerIds = centersServing(await queryAllRecords(companyId, 'call_centers'), offerId);
-  if (centerIds.size === 0) return { centerIds: [], agents: [] };
-  const members = (await queryAllRecords(companyId, 'voice_agents')).filter((agent) => centerIds.has(Number(agent.call_center_id)) && agent.enabled !== false);
-  if (members.length === 0) return { centerIds: [...centerIds], agents: [] };
+/** The enabled agents of `centerIds` with their widgets and statuses (any availability). */
+export async function agentCandidates(companyId: number, centerIds: readonly number[]): Promise<AgentCandidate[]> {
+  if (centerIds.length === 0) return [];
+  const centers = new Set(centerIds);
+  const members = (await queryAllRecords(companyId, 'voice_agents')).filter((agent) => centers.has(Number(agent.call_center_id)) && agent.enabled !== false);
+  if (members.length === 0) return [];
   const statusIds = [...new Set(members.map((agent) => agent.agent_status_id).filter((id): id is number => typeof id === 'number'))];
   const [widgets, statuses] = await Promise.all([
     getRecords(companyId, 'agent_widgets', members.map((agent) => Number(agent.id))),
@@ -37,10 +48,18 @@ export async function availableAgentsForOffer(companyId: number, offerId: number
   ]);
   const widgetOf = new Map(widgets.map((widget) => [widget.id, widget]));
   const statusOf = new Map(statuses.map((status) => [status.id, status]));
-  const agents = members
-    .filter((agent) => isAgentAvailable({ agent, widget: widgetOf.get(Number(agent.id)), status: typeof agent.agent_status_id === 'number' ? statusOf.get(agent.agent_status_id) : undefined }))
-    .sort((left, right) => Number(left.id) - Number(right.id));
-  return { centerIds: [...centerIds], agents };
+  return members.map((agent) => ({ agent, widget: widgetOf.get(Number(agent.id)), status: typeof agent.agent_status_id === 'number' ? statusOf.get(agent.agent_status_id) : undefined }));
+}
+
+/** The offer's serving call centers and their available agents, in offer order. */
+export async function availableAgents(companyId: number, offer: Record<string, unknown> | undefined): Promise<{ centerIds: number[]; agents: AgentCandidate[] }> {
+  const centerIds = servingCenterIds(offer);
+  return { centerIds, agents: offerOrder(await agentCandidates(companyId, centerIds)) };
+}
+
+/** The same for an offer id (one GetItem of the offer first). */
+export async function availableAgentsForOffer(companyId: number, offerId: number): Promise<{ centerIds: number[]; agents: AgentCandidate[] }> {
+  return availableAgents(companyId, await getRecord(companyId, 'offers', offerId));
 }
 
 /** The answer of a `check_for_available_instant_agent` ping: whether the offer's call centers have an available agent. */
@@ -60,7 +79,7 @@ export async function agentPingAnswer(companyId: number, webhook: Record<string,
     errors: available ? {} : { base: [reason] },
     available_agents_count: found.agents.length,
     // Names and centers only: an agent's number is not the partner's to see.
-    agents: found.agents.map((agent) => ({ voice_agent_id: agent.id, name: agent.name, call_center_id: agent.call_center_id })),
+    agents: found.agents.map(({ agent }) => ({ voice_agent_id: agent.id, name: agent.name, call_center_id: agent.call_center_id })),
     call_center_ids: found.centerIds,
     test_mode: webhook.test_mode === true,
   };

@@ -35,6 +35,7 @@ import { releaseStateSlots, takeStateSlots } from '../call-config/state-limit-co
 import { countMetric } from '../observability/metrics.js';
 import { decideIvrStep, findCallRouter, firstIvrState, gatherFor, IVR_STATUS, type GatherStep, type IvrState } from '../call-config/ivr.js';
 import type { CallerInput } from '../call-config/router-matching.js';
+import { agentDialInstruction, agentLegEnded, routeToAgent } from '../agents/agent-calls.js';
 
 /**
  * The carrier-neutral call state machine:
@@ -45,7 +46,10 @@ import type { CallerInput } from '../call-config/router-matching.js';
  * its effects (counters, events) happen, so a retried or racing callback is applied once.
  */
 export interface DialTarget {
-  buyerId: number;
+  /** The buyer dialed; null when an agent is (agentId). */
+  buyerId: number | null;
+  /** The agent dialed (shared/agents/agent-calls.ts). */
+  agentId?: number;
   name: string | null;
   /** E.164 number or sip: URI. */
   number: string;
@@ -83,7 +87,10 @@ export interface IncomingCall {
 
 export interface Attempt {
   attempt: number;
-  buyer_id: number;
+  /** The buyer dialed; null on an agent's attempt (agent_id). */
+  buyer_id: number | null;
+  /** The agent dialed (shared/agents/agent-calls.ts): it is released when this attempt ends. */
+  agent_id?: number;
   buyer_name: string | null;
   status: 'ringing' | 'answered' | 'completed' | 'no-answer' | 'busy' | 'failed' | 'canceled';
   started_at: string;
@@ -235,6 +242,7 @@ async function instructionFor(companyId: number, call: Call): Promise<CallInstru
   }
   const attempt = currentAttempt(call);
   if (call.in_progress && attempt?.status === 'ringing') {
+    if (attempt.buyer_id === null) return (await agentDialInstruction(companyId, call, attempt)) ?? { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
     const buyer = await getRecord(companyId, 'buyers', attempt.buyer_id);
     if (buyer) {
       const [callerId, extras] = await Promise.all([displayCallerId(companyId, buyer, call), dialExtras(companyId, buyer, call)]);
@@ -353,6 +361,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   // Skipped for a blacklisted caller and for a ping's reservation that chose its buyers already.
   const router = blacklisted || reservation?.buyer_ids.length ? undefined : numberRouter;
   let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  let agentId: number | undefined;
   const stateLimits = blacklisted ? { limits: [] } : stateLimitsOfCall(inbound, { carrierState: incoming.callerState, caller, tokens, offerId: number.offer_id });
   const stateSlots = stateLimits.limits.length ? await takeStateSlots(companyId, stateLimits.limits, at) : undefined;
   if (blacklisted) {
@@ -374,7 +383,9 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
       timeline(call, at, 'router', { router_id: router.id, step: 1 });
     } else {
       const buyerIds = reservation?.buyer_ids.length ? new Set(reservation.buyer_ids) : offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
-      claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
+      // The offer's call center agents first, buyers after (not for a ping's reserved buyers).
+      agentId = reservation?.buyer_ids.length ? undefined : await routeToAgent(companyId, call, offer, buyerIds, at, (type, detail) => timeline(call, at, type, detail));
+      if (agentId === undefined) claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
     }
   }
   const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
@@ -383,6 +394,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   if (!(await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, eventWrites))) {
     // A retry of this webhook got there first: give back our claim and answer as it did.
     if (claimed?.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
+    if (agentId !== undefined) await agentLegEnded(companyId, agentId, call.id, at, 0);
     if (stateSlots?.ok) await releaseStateSlots(companyId, stateSlots.held);
     const winner = await findCallByCarrierId(incoming.carrier, incoming.carrierCallId);
     return winner ? instructionFor(winner.companyId, winner.call as Call) : { kind: 'reject', reason: 'duplicate' };
@@ -409,10 +421,10 @@ export async function buyerAnswered(companyId: number, callId: number, attemptNu
     call.status = 'in_progress';
     call.buyer_id = attempt.buyer_id;
     call.buyer = attempt.buyer_name;
-    timeline(call, at, 'answered', { attempt: attemptNumber, buyer_id: attempt.buyer_id });
+    timeline(call, at, 'answered', { attempt: attemptNumber, buyer_id: attempt.buyer_id, ...(attempt.agent_id !== undefined ? { agent_id: attempt.agent_id } : {}) });
     return { result: attempt.buyer_id, save: true, events: ['call_forwarded'] };
   }, at);
-  if (!saved || buyerId === undefined) return;
+  if (!saved || buyerId === undefined || buyerId === null) return;
   const buyer = await getRecord(companyId, 'buyers', buyerId);
   if (buyer) await applyCounterChange(companyId, buyerId, buyerTimeZone(buyer), at, { increments: { connection: 1 } });
 }
@@ -430,11 +442,11 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     const attempts = call.attempts as Attempt[];
     const attempt = attempts[attemptNumber - 1];
     if (!call.in_progress || !attempt || attempt.status === 'completed' || attempt.status === 'no-answer' || attempt.status === 'busy' || attempt.status === 'failed' || attempt.status === 'canceled') {
-      return { result: { answeredBefore: true, buyerId: undefined as number | undefined, converted: false }, save: false };
+      return { result: { answeredBefore: true, buyerId: undefined as number | null | undefined, agentId: undefined as number | undefined, converted: false }, save: false };
     }
     const answeredBefore = attempt.status === 'answered';
     attempt.released = true;
-    const buyer = await getRecord(companyId, 'buyers', attempt.buyer_id);
+    const buyer = attempt.buyer_id === null ? undefined : await getRecord(companyId, 'buyers', attempt.buyer_id);
     let converted = false;
     if (talked) {
       attempt.status = 'completed';
@@ -444,11 +456,11 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
       call.buyer_id = attempt.buyer_id;
       call.buyer = attempt.buyer_name;
       call.status = 'completed';
-      timeline(call, at, 'dial_ended', { attempt: attemptNumber, buyer_id: attempt.buyer_id, outcome: 'completed', answered_duration: answeredDuration });
+      timeline(call, at, 'dial_ended', { attempt: attemptNumber, buyer_id: attempt.buyer_id, ...(attempt.agent_id !== undefined ? { agent_id: attempt.agent_id } : {}), outcome: 'completed', answered_duration: answeredDuration });
       if (buyer) converted = await convertForBuyer(companyId, call, buyer, answeredDuration, at);
     } else {
       attempt.status = outcome === 'completed' || outcome === 'answered' ? 'no-answer' : outcome;
-      timeline(call, at, 'dial_ended', { attempt: attemptNumber, buyer_id: attempt.buyer_id, outcome: attempt.status });
+      timeline(call, at, 'dial_ended', { attempt: attemptNumber, buyer_id: attempt.buyer_id, ...(attempt.agent_id !== undefined ? { agent_id: attempt.agent_id } : {}), outcome: attempt.status });
       if (outcome !== 'canceled' && call.in_progress) {
         const remaining = new Set((call.queue as number[]) ?? []);
         claimedNext = remaining.size ? await claimBuyer(companyId, remaining, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom) : undefined;
@@ -458,6 +470,8 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
           call.queue = 'next' in claimedNext ? claimedNext.next.map((buyerNext) => buyerNext.id) : [];
           call.buyer_id = next.id;
           call.buyer = next.name;
+          // A call an agent did not take names the buyer it fell through to, not the agent.
+          if (attempt.agent_id !== undefined) Object.assign(call, { agent_id: null, agent: null });
           call.status = 'ringing';
           timeline(call, at, 'dial', { attempt: attempts.length, buyer_id: next.id, number: next.record.number });
         } else {
@@ -473,7 +487,7 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     if (talked && !answeredBefore) events.push('call_forwarded');
     if (claimedNext?.buyer) events.push('call_ringing');
     return {
-      result: { answeredBefore, buyerId: attempt.buyer_id, converted },
+      result: { answeredBefore, buyerId: attempt.buyer_id, agentId: attempt.agent_id, converted },
       save: true,
       events,
       undo: async () => {
@@ -484,8 +498,9 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
   }, at);
   if (!saved) return instructionFor(companyId, call);
 
-  // Effects of the saved transition: the finished leg frees its buyer; talk time counts.
-  const buyer = result.buyerId !== undefined ? await getRecord(companyId, 'buyers', result.buyerId) : undefined;
+  // Effects of the saved transition: the finished leg frees its buyer (or agent); talk time counts.
+  if (result.agentId !== undefined) await agentLegEnded(companyId, result.agentId, callId, at, talked ? answeredDuration : 0);
+  const buyer = result.buyerId !== undefined && result.buyerId !== null ? await getRecord(companyId, 'buyers', result.buyerId) : undefined;
   if (buyer) {
     await releaseConcurrency(companyId, Number(buyer.id), buyerTimeZone(buyer), at);
     if (talked && !result.answeredBefore) {
@@ -495,7 +510,7 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
   }
   const attempts = call.attempts as Attempt[];
   const newest = attempts[attempts.length - 1]!;
-  if (newest.attempt > attemptNumber && newest.status === 'ringing') {
+  if (newest.attempt > attemptNumber && newest.status === 'ringing' && newest.buyer_id !== null) {
     const next = await getRecord(companyId, 'buyers', newest.buyer_id);
     if (next && conversionTerms(next, at).duration === 0) {
       const onDial = await transition(companyId, callId, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, next, 0, at), save: true }), at);
@@ -553,6 +568,7 @@ const UNANSWERED: Record<string, string> = { busy: 'busy', failed: 'failed', can
 export async function finishCall(companyId: number, callId: number, ending: CallEnding): Promise<boolean> {
   const at = ending.at;
   let held: number | undefined;
+  let heldAgent: { id: number; talk: number } | undefined;
   let paidRule: number | undefined;
   let stateHolds: number[] = [];
   const { call, saved } = await transition(companyId, callId, async (call) => {
@@ -561,7 +577,8 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     stateHolds = Array.isArray(call.state_limit_holds) ? (call.state_limit_holds as number[]) : [];
     call.state_limit_holds = [];
     const attempt = currentAttempt(call);
-    held = attempt && !attempt.released ? attempt.buyer_id : undefined;
+    held = attempt && !attempt.released ? (attempt.buyer_id ?? undefined) : undefined;
+    heldAgent = undefined;
     if (attempt && !attempt.released) {
       attempt.released = true;
       if (attempt.status === 'answered' && attempt.answered_at) {
@@ -573,6 +590,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
         attempt.status = 'canceled';
         call.status = 'canceled';
       }
+      if (attempt.agent_id !== undefined) heldAgent = { id: attempt.agent_id, talk: attempt.answered_duration ?? 0 };
     }
     if (call.status === 'dialing') call.status = UNANSWERED[ending.carrierStatus ?? ''] ?? 'no_answer';
     // The caller hung up in an IVR menu, before any buyer was dialed.
@@ -609,6 +627,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
   }, at);
   if (!saved) return false;
   if (stateHolds.length) await releaseStateSlots(companyId, stateHolds);
+  if (heldAgent) await agentLegEnded(companyId, heldAgent.id, callId, at, heldAgent.talk);
   if (held !== undefined) {
     const buyer = await getRecord(companyId, 'buyers', held);
     if (buyer) await releaseConcurrency(companyId, held, buyerTimeZone(buyer), at);

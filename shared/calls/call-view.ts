@@ -42,6 +42,9 @@ export const CALL_COLUMNS = [
   'conversion_name',
   'direction',
   'lead_id',
+  // The call center agent ringing or taking the call (docs/resources.md, "Agents and call centers").
+  'agent_id',
+  'agent',
   // Dispositions and transcription (docs/call-configuration.md).
   'call_disposition_id',
   'disposition',

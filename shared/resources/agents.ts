@@ -43,6 +43,7 @@ export const callCenters = defineResource({
   order: NAME_ORDER,
   fulltextFields: ['name', 'description'],
   foreignKeys: { offer_ids: { resource: 'offers' } },
+  behaviour: () => import('../agents/call-center-effects.js').then((effects) => effects.callCenterBehaviour),
 });
 
 export const agentStatuses = defineResource({
@@ -197,8 +198,9 @@ export const agentWidgets = defineResource({
   type: 'AgentWidget',
   createSchema: v.object({}),
   updateSchema: v.object({ system_status: v.optional(oneOf(SYSTEM_STATUSES)) }),
-  defaults: { voice_agent_id: null, call_center_id: null, system_status: 'offline', system_status_changed_at: null, agent_timestamp_id: null },
-  columns: ['company_id', 'voice_agent_id', 'call_center_id', 'system_status', 'system_status_changed_at', 'agent_timestamp_id'],
+  defaults: { voice_agent_id: null, call_center_id: null, system_status: 'offline', system_status_changed_at: null, agent_timestamp_id: null, call_id: null },
+  // call_id: the call the agent is on while the call engine holds it (`on_call`), else null.
+  columns: ['company_id', 'voice_agent_id', 'call_center_id', 'system_status', 'system_status_changed_at', 'agent_timestamp_id', 'call_id'],
   behaviour: () => import('../agents/agent-effects.js').then((effects) => effects.agentWidgetBehaviour),
 });
 
