@@ -76,24 +76,43 @@ function statusChange(
   return items;
 }
 
-/** Runs the transaction; false when a condition failed (someone else changed the widget first). */
-async function applied(items: TransactItem[]): Promise<boolean> {
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: items }));
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCanceledException && error.CancellationReasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
-    throw error;
+/** Tries of a transaction DynamoDB cancelled for a concurrent transaction on the same items. */
+const CONFLICT_TRIES = 4;
+
+/**
+ * Runs the transaction (built afresh per try): true when done, false when a condition failed
+ * (someone else changed the widget first) or there was nothing to do. A cancellation for a
+ * concurrent transaction on the same items is tried again after a short growing pause, so that of
+ * racing claims one still wins; `busy` when they kept coming.
+ */
+async function applied(items: () => Promise<TransactItem[] | undefined>): Promise<boolean | 'busy'> {
+  for (let attempt = 0; attempt < CONFLICT_TRIES; attempt++) {
+    const transaction = await items();
+    if (!transaction) return false;
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: transaction }));
+      return true;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+      if (codes.includes('ConditionalCheckFailed')) return false;
+      if (!codes.includes('TransactionConflict')) throw error;
+      await new Promise((done) => setTimeout(done, 10 * 2 ** attempt));
+    }
   }
+  return 'busy';
 }
 
 /** Claims the agent of `candidate` (widget as read) for `call`; false when it is not `available` any more. */
 export async function claimAgent(companyId: number, candidate: AgentCandidate, call: TimestampCall, at: Date): Promise<boolean> {
-  if (!candidate.widget) return false;
+  const widget = candidate.widget;
+  if (!widget) return false;
   const timestampId = await nextId(companyId, TIMESTAMPS);
-  return applied(
-    statusChange(companyId, candidate.widget, { status: 'on_call', callId: call.id, timestampId, at, condition: '#status = :available', values: { ':available': 'available' }, call }),
+  const outcome = await applied(async () =>
+    statusChange(companyId, widget, { status: 'on_call', callId: call.id, timestampId, at, condition: '#status = :available', values: { ':available': 'available' }, call }),
   );
+  // An agent others keep claiming is skipped for this call, not waited for.
+  return outcome === true;
 }
 
 /**
@@ -116,19 +135,21 @@ export async function claimFirstAgent(companyId: number, ordered: readonly Agent
  * released it.
  */
 export async function releaseAgent(companyId: number, agentId: number, callId: number, at: Date, talkSeconds: number): Promise<boolean> {
-  const read = await db.send(new GetCommand({ TableName: tableName, Key: keys.record(companyId, WIDGETS, agentId), ConsistentRead: true }));
-  const widget = read.Item ? withoutKeys(read.Item) : undefined;
-  if (!widget || widget.system_status !== 'on_call' || widget.call_id !== callId) return false;
-  const timestampId = await nextId(companyId, TIMESTAMPS);
-  return applied(
-    statusChange(companyId, widget, {
+  const outcome = await applied(async () => {
+    const read = await db.send(new GetCommand({ TableName: tableName, Key: keys.record(companyId, WIDGETS, agentId), ConsistentRead: true }));
+    const widget = read.Item ? withoutKeys(read.Item) : undefined;
+    if (!widget || widget.system_status !== 'on_call' || widget.call_id !== callId) return undefined;
+    return statusChange(companyId, widget, {
       status: 'available',
       callId: null,
-      timestampId,
+      timestampId: await nextId(companyId, TIMESTAMPS),
       at,
       condition: '#status = :onCall AND #call = :held',
       values: { ':onCall': 'on_call', ':held': callId },
       talkSeconds,
-    }),
-  );
+    });
+  });
+  // A release must happen: failing here makes the carrier retry the callback that ends the leg.
+  if (outcome === 'busy') throw new Error(`Agent ${agentId} could not be released after call ${callId}: concurrent transactions kept cancelling it`);
+  return outcome;
 }
