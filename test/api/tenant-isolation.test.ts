@@ -129,7 +129,8 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   // One value per field and owner: each of A's values is of a field of its own, on the world's first lead.
   contact_field_values: (w, index) => ({ contact_field_id: w.made.contact_fields![Math.min(index, w.made.contact_fields!.length - 1)]!.id, lead_id: w.made.leads![0]!.id, value: `${w.mark} value` }),
   contact_field_views: (w) => ({ name: `${w.mark} view`, contact_field_ids: [w.made.contact_fields![0]!.id], applies_to: 'leads' }),
-  call_centers: (w) => ({ name: `${w.mark} center`, offer_ids: [w.made.offers![0]!.id] }),
+  // Disabled: the world's calls go to its buyers (calls to agents: test/api/agent-calls.test.ts).
+  call_centers: (w) => ({ name: `${w.mark} center`, offer_ids: [w.made.offers![0]!.id], enabled: false }),
   agent_statuses: (w, index) => ({ key: `${w.mark}_${index}`, name: `${w.mark} status`, pause_agent: true, schedule_action_group_id: w.made.schedule_action_groups![0]!.id }),
   voice_agents: (w) => ({ name: `${w.mark} agent`, number: '+12125550123', call_center_id: w.made.call_centers![0]!.id }),
   voice_agent_fields: (w, index) => ({ name: `${w.mark} agent field`, key: `${w.mark}_${index}`, voice_agent_id: w.made.voice_agents![0]!.id }),
