@@ -8,7 +8,8 @@ import * as routing from './routing.js';
 
 /**
  * Agents and call centers (docs/resources.md, "Agents and call centers"):
- * - call_centers: a team of agents serving offers (`offer_ids`); the ping type
+ * - call_centers: a team of agents serving offers (`offer_ids`): the offers' inbound calls ring
+ *   their available agents before their buyers (shared/agents/agent-calls.ts); the ping type
  *   `check_for_available_instant_agent` asks whether one of the offer's centers has an available agent.
  * - voice_agents: an agent, reached at a phone number or SIP address like a buyer, in a call center.
  *   Each agent has one agent_widget (same id), made with it and deleted with it.

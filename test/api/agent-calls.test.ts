@@ -104,7 +104,7 @@ describe('an inbound call on an offer served by a call center', () => {
   });
 
   it('skips agents who are not available, paused by their status or disabled, and centers that are disabled', async () => {
-    const { company, center, agents, number } = await world([ANN, BOB, CAROL]);
+    const { company, offer, center, agents, number } = await world([ANN, BOB, CAROL]);
     const [ann, bob, carol] = agents as [Record<string, any>, Record<string, any>, Record<string, any>];
     const lunch = await createThrough(gateway, company, '/api/v1/agent_statuses', { key: 'lunch', name: 'Lunch', pause_agent: true });
     await setStatus(company, ann.id, 'away');
@@ -129,6 +129,11 @@ describe('an inbound call on an offer served by a call center', () => {
     expect((await simulate(number, [answers(10)])).dialed).toEqual([BOB]);
     // The offer taken off the center: the buyer again.
     expect((await as(company, 'PUT', `/api/v1/call_centers/${center!.id}`, { offer_ids: [] })).status).toBe(200);
+    expect((await simulate(number, [answers(10)])).dialed).toEqual([BUYER]);
+    // Listed again, then deleted: the buyer once the center is gone.
+    expect((await as(company, 'PUT', `/api/v1/call_centers/${center!.id}`, { offer_ids: [offer.id] })).status).toBe(200);
+    expect((await simulate(number, [answers(10)])).dialed).toEqual([BOB]);
+    expect((await as(company, 'DELETE', `/api/v1/call_centers/${center!.id}`)).status).toBe(200);
     expect((await simulate(number, [answers(10)])).dialed).toEqual([BUYER]);
   });
 
