@@ -238,7 +238,7 @@ export const resumeContactImport: Operation = async (request) => {
   const record = await findOrThrow(contactImports, companyId, pathId(request));
   if (record.status === 'completed') throw new ConflictError('status', 'is completed: nothing is left to import');
   if (record.status === 'failed') throw new ConflictError('status', 'is failed: the uploaded file was refused (see file_errors)');
-  if (record.status === 'awaiting_upload') throw new ConflictError('status', 'is awaiting its upload: PUT the file to upload_url first');
+  if (record.status === 'awaiting_upload') throw new ConflictError('status', 'is awaiting its upload (a file PUT to upload_url is taken in the background)');
   const stored = await run({ companyId, userId: request.auth.userId, now: request.now }, record);
   if (!Object.keys(stored).length) {
     const now = await getRecord(companyId, 'contact_imports', record.id);

@@ -36,18 +36,21 @@ export class InProcessWork implements BackgroundWorkPort {
 
   /** Runs queued work until none is left; the number of items run. A drain under way is joined, not doubled. */
   drain(): Promise<number> {
-    this.draining ??= (async () => {
+    if (this.draining) return this.draining;
+    const draining = (async () => {
+      // Started on the next turn, so `draining` is set before the loop can end.
+      await Promise.resolve();
       let ran = 0;
-      try {
-        for (let work = this.queued.shift(); work; work = this.queued.shift()) {
-          ran++;
-          await this.run(work).catch((error: unknown) => this.onError(error, work!));
-        }
-      } finally {
-        this.draining = undefined;
+      for (let work = this.queued.shift(); work; work = this.queued.shift()) {
+        ran++;
+        const current = work;
+        await this.run(current).catch((error: unknown) => this.onError(error, current));
       }
       return ran;
     })();
+    this.draining = draining.finally(() => {
+      this.draining = undefined;
+    });
     return this.draining;
   }
 }
