@@ -2,6 +2,13 @@ import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, typ
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ObjectStoragePort } from '../../ports/object-storage.js';
 
+/**
+ * How the S3 client is made (shared/adapters/object-storage.ts): checksums only where S3 requires
+ * them. The SDK's default would put the CRC32 of an empty body into a presigned PutObject's signed
+ * query, and S3 would refuse every real upload to that URL as a bad digest.
+ */
+export const S3_CLIENT_OPTIONS = { requestChecksumCalculation: 'WHEN_REQUIRED' } as const;
+
 /** Objects in one S3 bucket, encrypted at rest with the bucket's S3-managed key. */
 export class S3ObjectStorage implements ObjectStoragePort {
   constructor(
