@@ -414,7 +414,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   'contact_imports.upload': {
     summary: "An upload import's file (local object storage)",
     description: 'No credentials: the path carries the token of the `upload_url` a contact import created with `source: upload` answered, when object storage has no URLs of its own (in AWS that URL is a presigned S3 PUT instead). The body is the CSV file as is, exactly `file_size` bytes, before `upload_expires_at`; the import then runs in the background (docs/resources.md, "Data appends and contact imports").',
-    pathParams: { token: { description: "The upload URL's token." } },
+    pathParams: { upload_token: { description: "The upload URL's token." } },
     response: { status: 200, description: 'The file is stored and its import queued; no body, as S3 answers.' },
     errors: [400, 403, 404, 409, 413],
   },

@@ -13,7 +13,7 @@ import { importObjectKey, UPLOAD_URL_SECONDS, type ImportRef } from './import-ke
  * `source: upload` answers a URL the client PUTs the file to, exactly `file_size` bytes, within
  * UPLOAD_URL_SECONDS: in AWS a presigned S3 PutObject of `imports/<company>/<import>.csv` (the
  * length signed, so S3 refuses any other), whose arrival EventBridge sends to the lead runner's
- * queue; with local object storage the service's own PUT /api/v1/contact_imports/uploads/{token}
+ * queue; with local object storage the service's own PUT /api/v1/contact_imports/uploads/{upload_token}
  * (an unguessable token naming that one import, with the same checks), which stores the file
  * and queues the same background work. Either way the import then runs by itself
  * (shared/contact-imports/import-work.ts).
@@ -59,14 +59,14 @@ export async function uploadUrl(companyId: number, record: StoredRecord): Promis
 }
 
 /**
- * PUT /api/v1/contact_imports/uploads/{token} (local object storage; no credentials: the token is
+ * PUT /api/v1/contact_imports/uploads/{upload_token} (local object storage; no credentials: the token is
  * the URL's secret, as a presigned URL's signature is). What S3 would refuse is refused: an
  * unknown token (404), an expired URL (403), a body of another length than `file_size` (413
  * larger, 400 smaller). An import no longer awaiting its file answers 409. The file is stored
  * under the import's key and its background work queued; 200 with no body, like S3.
  */
 export const receiveUpload: Operation = async (request) => {
-  const token = request.pathParams.token ?? '';
+  const token = request.pathParams.upload_token ?? '';
   if (!TOKEN.test(token)) throw new NotFoundError();
   const found = (await db.send(new GetCommand({ TableName: tableName, Key: tokenKey(token), ConsistentRead: true }))).Item;
   if (!found) throw new NotFoundError();

@@ -161,7 +161,7 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'POST', path: `${API}/data_append`, group: 'contacts', auth: 'basic', operation: 'data_append.request' },
   { method: 'POST', path: `${API}/contact_imports/{id}/resume`, group: 'contacts', auth: 'basic', operation: 'contact_imports.resume' },
   // An upload import's file, with local object storage (in AWS the file goes to S3's presigned URL); the token is the secret.
-  { method: 'PUT', path: `${API}/contact_imports/uploads/{token}`, group: 'contacts', auth: 'none', operation: 'contact_imports.upload', rawBody: { maxBytes: MAX_UPLOAD_BYTES } },
+  { method: 'PUT', path: `${API}/contact_imports/uploads/{upload_token}`, group: 'contacts', auth: 'none', operation: 'contact_imports.upload', rawBody: { maxBytes: MAX_UPLOAD_BYTES } },
   // The API describes itself: its OpenAPI document, a reference page over it and the page's scripts.
   { method: 'GET', path: `${API}/openapi.json`, group: 'docs', auth: 'none', operation: 'docs.openapi' },
   { method: 'GET', path: '/docs', group: 'docs', auth: 'none', operation: 'docs.page' },
