@@ -23,10 +23,11 @@ import { continueImport, uploadUrl } from './upload.js';
  * Running a contact import (shared/resources/contact-imports.ts). An import runs for at most one
  * time budget at a time: in the creating request (IMPORT_BUDGET_MS; the contacts function has
  * 10 s), in `POST /api/v1/contact_imports/{id}/resume`, and in the background, where each step
- * queues the next until it completes (shared/contact-imports/import-work.ts). A lease on the record keeps two requests from running one import at once;
- * progress is saved after each batch of rows (BATCH_ROWS contacts, or every lead: a lead row run
- * twice would submit twice, a contact row written twice is the same contact). The rows wait in
- * chunk items beside the record (keys.contactImportRows) until the import completes.
+ * queues the next until it completes (shared/contact-imports/import-work.ts). A lease on the
+ * record keeps two of them from running one import at once; progress is saved after each batch
+ * of rows (BATCH_ROWS contacts, or every lead: a lead row run twice would submit twice, a contact
+ * row written twice is the same contact). The rows wait in chunk items beside the record
+ * (keys.contactImportRows) until the import completes.
  */
 export const IMPORT_BUDGET_MS = 6_000;
 /** Contact rows between two saves of progress. */
