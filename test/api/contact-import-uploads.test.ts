@@ -2,6 +2,7 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backgroundWork, drainLocalWork } from '../../shared/adapters/background-work.js';
 import { objectStorage } from '../../shared/adapters/object-storage.js';
+import type { InProcessWork } from '../../shared/adapters/local/in-process-work.js';
 import { importObjectKey, MAX_UPLOAD_BYTES, UPLOAD_URL_SECONDS } from '../../shared/contact-imports/import-keys.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { midDayTomorrow, pinClock, usePinnedClock } from '../fixtures/clock.js';
@@ -227,5 +228,25 @@ describe('the lead runner, as in AWS', () => {
     expect(await handler(sqs as never, context)).toEqual({ batchItemFailures: [] });
     expect(await show(company, created.id)).toMatchObject({ status: 'completed', total_rows: 12, imported_count: 11, error_count: 1, row_errors: [{ row: 5, errors: { email: ['is not a valid e-mail address'] } }] });
     expect(await objectStorage().get(key)).toBeUndefined();
+  });
+
+  it('keeps a step within what is left of the invocation: near its end one batch, the rest queued', async () => {
+    const company = await createTestCompany('upload runner budget');
+    const csv = contactsCsv(60, '702');
+    const created = await createUpload(company, csv);
+    await objectStorage().put({ key: importObjectKey({ companyId: company.id, importId: created.id }), body: csv, contentType: 'text/csv' });
+    // Nothing left over from earlier tests: what is queued below is this step's own.
+    await drainLocalWork();
+    const { handler } = await import('../../functions/lead-runner/handler.js');
+    // 20 s left of the runner's 60: no time for more than the one batch every step makes.
+    const context = { invokedFunctionArn: 'arn:aws:lambda:us-east-1:111122223333:function:runner', functionName: 'runner', awsRequestId: 'r', getRemainingTimeInMillis: () => 20_000 } as unknown as Context;
+    const body = JSON.stringify({ kind: 'contact_import', companyId: company.id, importId: created.id });
+    const sqs = { Records: [{ messageId: 'm0', receiptHandle: 'h0', body, attributes: { ApproximateReceiveCount: '1' } }] } as unknown as SQSEvent;
+    expect(await handler(sqs as never, context)).toEqual({ batchItemFailures: [] });
+    expect(await show(company, created.id)).toMatchObject({ status: 'in_progress', total_rows: 60, processed_rows: 25 });
+    const local = backgroundWork() as InProcessWork;
+    expect(local.pending()).toEqual([{ kind: 'contact_import', companyId: company.id, importId: created.id }]);
+    expect(await drainLocalWork()).toBe(1);
+    expect(await show(company, created.id)).toMatchObject({ status: 'completed', processed_rows: 60, imported_count: 60 });
   });
 });
