@@ -3,6 +3,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { SOUND_KEY_PREFIX } from '../shared/call-config/sound-audio.js';
+import { IMPORT_KEY_PREFIX } from '../shared/contact-imports/import-keys.js';
 import { EXPORT_KEY_PREFIX } from '../shared/admin/export-keys.js';
 import { routeGroups } from '../shared/http/route-groups.js';
 import type { AuthKind } from '../shared/http/routes.js';
@@ -80,7 +81,7 @@ export function acknowledgeNagFindings(stack: CallTrackingStack): void {
   });
   Validations.of(leadRunner.uploads).acknowledge({
     id: 'AwsSolutions-S1',
-    reason: 'Only the lead runner writes lead exports (PutObject, no reads), and only the configuration function writes sound files under sounds/ and the admin function export files under exports/; their writes are in their logs, and CloudTrail data events are the audit trail an operator can add',
+    reason: 'Only the lead runner writes lead exports (PutObject, no reads), only the configuration function writes sound files under sounds/ and the admin function export files under exports/, and contact import files reach imports/ through presigned PUTs of the contacts function; their writes are in their logs, and CloudTrail data events are the audit trail an operator can add',
   });
   // Sound files' audio (route-group ports objects and object_reads), keyed per company and upload at run time.
   for (const group of Object.keys(api.groupFunctions) as Array<keyof typeof api.groupFunctions>) {
@@ -99,6 +100,13 @@ export function acknowledgeNagFindings(stack: CallTrackingStack): void {
       id: `AwsSolutions-IAM5[Resource::${uploadsArn}/${EXPORT_KEY_PREFIX}*]`,
       reason: "Admin table exports' CSV files, named per company, exporter and part at run time, under the exports/ prefix of the stack's own bucket only",
     });
+  }
+  // Contact import uploads (route-group port imports, and the runner that takes them), keyed per company and import at run time.
+  const importsReason = "Contact import files, named per company and import at run time, under the imports/ prefix of the stack's own bucket only (PutObject to presign uploads; the runner GetObject and DeleteObject)";
+  Validations.of(leadRunner.function.role!).acknowledge({ id: `AwsSolutions-IAM5[Resource::${uploadsArn}/${IMPORT_KEY_PREFIX}*]`, reason: importsReason });
+  for (const group of Object.keys(api.groupFunctions) as Array<keyof typeof api.groupFunctions>) {
+    const ports: readonly string[] = (routeGroups[group] as { ports?: readonly string[] }).ports ?? [];
+    if (ports.includes('imports')) Validations.of(api.groupFunctions[group].role!).acknowledge({ id: `AwsSolutions-IAM5[Resource::${uploadsArn}/${IMPORT_KEY_PREFIX}*]`, reason: importsReason });
   }
   // cdk-nag names the ARN as synthesized: pseudo parameters unless the stack has a fixed environment.
   const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;

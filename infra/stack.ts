@@ -121,6 +121,7 @@ export class CallTrackingStack extends Stack {
       if (ports.includes('objects')) this.leadRunner.allowSoundObjects(this.api.groupFunctions[group], 'write');
       else if (ports.includes('object_reads')) this.leadRunner.allowSoundObjects(this.api.groupFunctions[group], 'read');
       if (ports.includes('exports')) this.leadRunner.allowExportObjects(this.api.groupFunctions[group]);
+      if (ports.includes('imports')) this.leadRunner.allowImportUploads(this.api.groupFunctions[group]);
     }
 
     // Values stored encrypted (secret items, OAuth tokens): route groups with the encryption port.

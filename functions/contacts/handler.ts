@@ -8,11 +8,13 @@ import { requestDataAppend } from './data-append.js';
 import { dataAppendGroups, dataAppends } from '../../shared/resources/data-appends.js';
 import { contactImports } from '../../shared/resources/contact-imports.js';
 import { resumeContactImport } from '../../shared/contact-imports/import-run.js';
+import { receiveUpload } from '../../shared/contact-imports/upload.js';
 
 /** Contacts (one caller number across the company's leads and calls), the blacklist (suppression list) custom contact fields, data appends and contact imports. */
 export const handler = createRouteGroupHandler('contacts', {
   ...groupOperations('contacts', [incomingTextMessages, contactFields, contactFieldValues, contactFieldViews, dataAppendGroups, dataAppends, contactImports]),
   'contact_imports.resume': resumeContactImport,
+  'contact_imports.upload': receiveUpload,
   'data_append.request': requestDataAppend,
   'contacts.callerBlock': callerBlock,
   'contacts.callerUnblock': callerUnblock,

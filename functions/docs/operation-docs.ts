@@ -223,7 +223,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   'contact_imports.resume': {
     summary: 'Go on with a contact import',
-    description: 'Imports the rows an in_progress import has not processed yet, as far as one request may (docs/resources.md, "Data appends and contact imports"); 409 when the import is completed or another request is running it.',
+    description: 'Imports the rows an unfinished import has not processed yet, as far as one request may, then leaves the rest to the background (docs/resources.md, "Data appends and contact imports"); 409 when the import is completed, failed, awaiting its upload, or another request is running it.',
     pathParams: { id: { description: "The import's id." } },
     response: { record: 'contact_import', rows: { resource: 'contact_imports' } },
     errors: [409],
@@ -410,6 +410,13 @@ export const operationDocs: Record<string, OperationDoc> = {
     summary: 'A script of the reference page',
     pathParams: { name: { description: 'The file name, with a hash of its content (the page names it).' } },
     response: { status: 200, description: 'The script; kept by caches for a year (its name changes with its content), gzipped when accepted.', content: { 'text/javascript': { type: 'string' } } },
+  },
+  'contact_imports.upload': {
+    summary: "An upload import's file (local object storage)",
+    description: 'No credentials: the path carries the token of the `upload_url` a contact import created with `source: upload` answered, when object storage has no URLs of its own (in AWS that URL is a presigned S3 PUT instead). The body is the CSV file as is, exactly `file_size` bytes, before `upload_expires_at`; the import then runs in the background (docs/resources.md, "Data appends and contact imports").',
+    pathParams: { upload_token: { description: "The upload URL's token." } },
+    response: { status: 200, description: 'The file is stored and its import queued; no body, as S3 answers.' },
+    errors: [400, 403, 404, 409, 413],
   },
   'sound_files.audio': {
     summary: "A sound file's audio, for the carrier",

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { clock } from '../../shared/adapters/clock.js';
+import { importWorkOf, type ImportRef } from '../../shared/contact-imports/import-keys.js';
 import type { LeadStepEntry } from '../../shared/leads/lead-record.js';
 import { runLeadStep } from '../../shared/leads/step-runner.js';
 import { logger } from '../../shared/logger.js';
@@ -9,7 +10,8 @@ import { countMetric } from '../../shared/observability/metrics.js';
 import { functionObservability } from '../../shared/observability/middleware.js';
 
 /**
- * The lead runner: runs one lead's schedule step per entry (shared/leads/step-runner.ts).
+ * The lead runner: runs one lead's schedule step per entry (shared/leads/step-runner.ts), and
+ * the contact import steps queued on its steps queue (uploads' arrivals included).
  * Invoked by EventBridge Scheduler with the entry as the event (asynchronously: a thrown error
  * is retried twice by Lambda, then goes to the runner's dead-letter queue), and by its steps
  * queue for steps due within a minute (SQS event source with partial batch responses: only the
@@ -34,6 +36,26 @@ function parseBody(body: string): LeadStepEntry | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A queued contact import step (or an upload's arrival), when the message is one. */
+function importWorkIn(body: string): ImportRef | undefined {
+  try {
+    return importWorkOf(JSON.parse(body));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Time the runner leaves itself after an import step's budget (the step's last batch, the next messages). */
+const IMPORT_MARGIN_MS = 20_000;
+
+/** Runs one step of a contact import (shared/contact-imports/import-work.ts), within what is left of this invocation. */
+async function runImportStep(ref: ImportRef, context: Context | undefined): Promise<void> {
+  const { advanceImport, backgroundBudgetMs } = await import('../../shared/contact-imports/import-work.js');
+  const remaining = context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
+  const outcome = await advanceImport(ref, { budgetMs: Math.max(0, Math.min(backgroundBudgetMs(), remaining - IMPORT_MARGIN_MS)) });
+  logger.info('contact import step', { ...ref, outcome });
 }
 
 function isSqsEvent(event: RunnerEvent): event is SQSEvent {
@@ -69,6 +91,17 @@ export const handler = middy<RunnerEvent, RunnerResult, Error, Context>()
     }
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     for (const record of event.Records) {
+      // The same queue carries contact import steps and uploads' arrivals (docs/resources.md, "Contact imports").
+      const work = importWorkIn(record.body);
+      if (work) {
+        try {
+          await runImportStep(work, context);
+        } catch (error) {
+          logger.error('contact import step failed; the queue retries it', { ...work, error });
+          failures.push({ itemIdentifier: record.messageId });
+        }
+        continue;
+      }
       const entry = parseBody(record.body);
       if (!entry) {
         logger.error('lead runner: queued message is not a step entry, dropped', { messageId: record.messageId, body: record.body.slice(0, 500) });

@@ -5,12 +5,15 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { SOUND_KEY_PREFIX } from '../../shared/call-config/sound-audio.js';
 import { EXPORT_KEY_PREFIX } from '../../shared/admin/export-keys.js';
+import { IMPORT_KEY_PREFIX } from '../../shared/contact-imports/import-keys.js';
 import { routeGroups } from '../../shared/http/route-groups.js';
 import { deadLetterDepthAlarm } from './events-queue.js';
 import { createServiceFunction } from './function-defaults.js';
@@ -53,6 +56,8 @@ export class LeadRunner extends Construct {
   readonly schedulerRole: iam.Role;
   /** Where `object_storage_upload` actions put leads (JSON objects); written by the runner only. */
   readonly uploads: s3.Bucket;
+  /** Sends S3's "Object Created" events of contact import uploads (imports/) to the steps queue. */
+  readonly importUploadsRule: events.Rule;
 
   constructor(scope: Construct, id: string, props: LeadRunnerProps) {
     super(scope, id);
@@ -110,7 +115,26 @@ export class LeadRunner extends Construct {
       enforceSSL: true,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       removalPolicy: RemovalPolicy.RETAIN,
+      // An import's file is deleted once its rows are in the table; one never taken (a second PUT
+      // before the URL expired, a failed step) goes after a day.
+      lifecycleRules: [{ id: 'ContactImportUploads', prefix: IMPORT_KEY_PREFIX, expiration: Duration.days(1) }],
     });
+    // Contact import uploads (docs/resources.md, "Contact imports"): the bucket tells EventBridge of
+    // new objects (set on the bucket itself: the L2 option adds a custom-resource Lambda), and a rule
+    // sends those under imports/ to the steps queue, where the runner takes the upload and imports
+    // it. Undeliverable events go to the runner's dead-letter queue.
+    (this.uploads.node.defaultChild as s3.CfnBucket).notificationConfiguration = { eventBridgeConfiguration: { eventBridgeEnabled: true } };
+    this.importUploadsRule = new events.Rule(this, 'ImportUploads', {
+      description: 'Contact import files uploaded to the uploads bucket: to the lead runner, which imports them',
+      eventPattern: {
+        source: ['aws.s3'],
+        detailType: ['Object Created'],
+        detail: { bucket: { name: [this.uploads.bucketName] }, object: { key: [{ prefix: IMPORT_KEY_PREFIX }] } },
+      },
+      targets: [new targets.SqsQueue(this.stepsQueue, { deadLetterQueue: this.runnerDeadLetters, retryAttempts: 20, maxEventAge: Duration.hours(1) })],
+    });
+    // The runner reads an arrived file and deletes it once imported, on that prefix only.
+    this.function.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:DeleteObject'], resources: [this.uploads.arnForObjects(`${IMPORT_KEY_PREFIX}*`)] }));
     // PutObject alone (grantPut adds multipart aborts): the runner writes whole small objects and reads nothing.
     this.function.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.uploads.arnForObjects('*')] }));
     this.announceUploads(this.function);
@@ -157,6 +181,16 @@ export class LeadRunner extends Construct {
   allowExportObjects(fn: NodejsFunction): void {
     this.announceUploads(fn);
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [this.uploads.arnForObjects(`${EXPORT_KEY_PREFIX}*`)] }));
+  }
+
+  /**
+   * Lets a function hand out contact import upload URLs (the `imports` route-group port): the
+   * storage settings, and PutObject on the imports prefix only (a presigned PUT can do what the
+   * role that signed it can, for that one key and length).
+   */
+  allowImportUploads(fn: NodejsFunction): void {
+    this.announceUploads(fn);
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.uploads.arnForObjects(`${IMPORT_KEY_PREFIX}*`)] }));
   }
 
   /** The ARN pattern of the schedules of this stack's group. */

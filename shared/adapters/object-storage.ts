@@ -2,7 +2,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { join, resolve } from 'node:path';
 import type { ObjectStoragePort } from '../ports/object-storage.js';
 import { traced } from '../observability/tracer.js';
-import { S3ObjectStorage } from './aws/s3-object-storage.js';
+import { S3_CLIENT_OPTIONS, S3ObjectStorage } from './aws/s3-object-storage.js';
 import { FileObjectStorage } from './local/file-object-storage.js';
 import { OBJECT_STORAGE_BUCKET_SETTING, objectStorageMissingSetting } from './object-storage-settings.js';
 
@@ -18,7 +18,7 @@ export function createObjectStorage(env: NodeJS.ProcessEnv = process.env): Objec
   if ((env.OBJECT_STORAGE_ADAPTER || 's3') === 'local') {
     return new FileObjectStorage(env.OBJECT_STORAGE_DIR || join(resolve(env.DATA_DIR ?? '.data'), 'objects'));
   }
-  return new S3ObjectStorage(traced(new S3Client({})), env[OBJECT_STORAGE_BUCKET_SETTING]!);
+  return new S3ObjectStorage(traced(new S3Client({ ...S3_CLIENT_OPTIONS })), env[OBJECT_STORAGE_BUCKET_SETTING]!);
 }
 
 let storage: ObjectStoragePort | undefined;

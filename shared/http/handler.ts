@@ -7,7 +7,7 @@ import { assertResponseWithinBudget } from './response-budget.js';
 import { requestUrl } from './request-url.js';
 import { authenticate } from './middleware/authenticate.js';
 import { errorHandler } from './middleware/error-handler.js';
-import { parseParams } from './middleware/parse-params.js';
+import { parseParams, rawBytesOf } from './middleware/parse-params.js';
 import { requestLog } from './middleware/request-log.js';
 import { resolveRoute } from './middleware/resolve-route.js';
 import { jsonResponse } from './middleware/responses.js';
@@ -59,6 +59,7 @@ export function createRouteGroupHandler(group: RouteGroup, operations: Operation
         now: clock().now(),
         url: requestUrl(event),
         headers: event.headers ?? {},
+        ...(route.rawBody ? { body: rawBytesOf(event, route.rawBody.maxBytes) } : {}),
       });
       const response = toResponse(result);
       assertResponseWithinBudget(response.body);

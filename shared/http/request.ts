@@ -30,6 +30,8 @@ export interface OperationRequest {
   url: string;
   /** Request headers, names lower-cased. */
   headers: Readonly<Record<string, string | undefined>>;
+  /** The body's bytes, on routes that take it unparsed (`rawBody`). */
+  body?: Buffer;
 }
 
 export type OperationResult =

@@ -11,9 +11,10 @@ export interface RouteGroupDefinition {
    * reading it only (presigned URLs are signed with the function's own role). `encryption`: the
    * stack's KMS key for values stored encrypted (kms:Encrypt only: nothing served reads them back).
    * `exports`: object storage under the `exports/` prefix only (admin table exports' CSV files:
-   * written, presigned for reading, deleted with their exporter).
+   * written, presigned for reading, deleted with their exporter). `imports`: object storage under
+   * the `imports/` prefix, PutObject only (contact imports' upload URLs are presigned PUTs).
    */
-  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler' | 'transcription' | 'objects' | 'object_reads' | 'encryption' | 'exports')[];
+  ports?: readonly ('email' | 'numbers' | 'events' | 'telephony' | 'carrier' | 'scheduler' | 'transcription' | 'objects' | 'object_reads' | 'encryption' | 'exports' | 'imports')[];
 }
 
 /** Resolving credentials needs one GetItem; every authenticated function has it. */
@@ -50,8 +51,9 @@ export const routeGroups = {
   contacts: {
     description: 'Contacts (one caller across leads and calls), the company blacklist',
     tableActions: CRUD_WITH_EVENTS,
-    // scheduler: a contact import of leads enters them into their schedule as POST /api/v1/leads does.
-    ports: ['events', 'telephony', 'scheduler'],
+    // scheduler: a contact import of leads enters them into their schedule as POST /api/v1/leads does,
+    // and an import past its budget queues its next step on the scheduler's queue; imports: upload URLs.
+    ports: ['events', 'telephony', 'scheduler', 'imports'],
   },
   // Lead submission (lead_token, no Basic auth) and the leads API; schedule leads hand their steps to the scheduler.
   leads: { description: 'Lead submission and the leads API: lists, reports, opt-out, removal, schedule position', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'scheduler'] },

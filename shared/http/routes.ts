@@ -9,6 +9,7 @@
  * `{param}` syntax so the route key is the same string in every mode.
  */
 import { type ResourceRouting, resourceRoutings } from '../resources/routing.js';
+import { MAX_UPLOAD_BYTES } from '../contact-imports/import-keys.js';
 import type { LargeFieldLimit } from './input-limits.js';
 import type { RouteGroup } from './route-groups.js';
 
@@ -34,6 +35,8 @@ export interface RouteDefinition {
   operation: string;
   /** A larger body and one long field (uploads); others keep INPUT_LIMITS. */
   largeField?: LargeFieldLimit;
+  /** The body is not parsed: the operation gets its bytes (a file PUT as is), at most `maxBytes`. */
+  rawBody?: { maxBytes: number };
 }
 
 const API = '/api/v1';
@@ -157,6 +160,8 @@ const behaviourRoutes: RouteDefinition[] = [
   { method: 'DELETE', path: `${API}/contacts/{id}/calls`, group: 'contacts', auth: 'basic', operation: 'contacts.hangUpCalls' },
   { method: 'POST', path: `${API}/data_append`, group: 'contacts', auth: 'basic', operation: 'data_append.request' },
   { method: 'POST', path: `${API}/contact_imports/{id}/resume`, group: 'contacts', auth: 'basic', operation: 'contact_imports.resume' },
+  // An upload import's file, with local object storage (in AWS the file goes to S3's presigned URL); the token is the secret.
+  { method: 'PUT', path: `${API}/contact_imports/uploads/{upload_token}`, group: 'contacts', auth: 'none', operation: 'contact_imports.upload', rawBody: { maxBytes: MAX_UPLOAD_BYTES } },
   // The API describes itself: its OpenAPI document, a reference page over it and the page's scripts.
   { method: 'GET', path: `${API}/openapi.json`, group: 'docs', auth: 'none', operation: 'docs.openapi' },
   { method: 'GET', path: '/docs', group: 'docs', auth: 'none', operation: 'docs.page' },

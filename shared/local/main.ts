@@ -61,6 +61,8 @@ const { startDeliveryWorker } = await import('./delivery-worker.js');
 const { schedulerPort } = await import('../adapters/scheduler.js');
 const { startLocalRunner } = await import('../leads/local-runner.js');
 const { sweepOverdueSteps } = await import('../leads/overdue-steps.js');
+const { backgroundWork, drainLocalWork } = await import('../adapters/background-work.js');
+const { InProcessWork } = await import('../adapters/local/in-process-work.js');
 type TableQueue = import('../adapters/local/table-queue.js').TableQueue;
 type TableScheduler = import('../adapters/local/table-scheduler.js').TableScheduler;
 
@@ -121,6 +123,15 @@ const leadRunner = startLocalRunner(schedulerPort() as TableScheduler, {
   onRun: (report) => console.log(`${new Date().toISOString()} lead runner: ${report.ran} step(s) run, ${report.stale} stale, ${report.missing} missing, ${report.failed} failed`),
   onError: (error) => console.error('lead runner failed:', error),
 });
+// Background work (contact imports past their budget, uploads that arrived): run in this process
+// as soon as it is queued, as the runner takes it from its queue in AWS.
+const localWork = backgroundWork();
+if (localWork instanceof InProcessWork) {
+  localWork.onEnqueue(() => {
+    // After the request that queued it has answered, as in AWS.
+    setImmediate(() => void drainLocalWork().catch((error: unknown) => console.error('background work failed:', error)));
+  });
+}
 const leadSweeps = setInterval(() => {
   sweepOverdueSteps(clock().now()).catch((error: unknown) => console.error('overdue lead step sweeper failed:', error));
 }, 60_000);

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { MAX_IMPORT_CSV_CHARS } from '../contact-imports/csv-rows.js';
-import { idParam, oneOf } from '../http/param-schemas.js';
+import { MAX_UPLOAD_BYTES } from '../contact-imports/import-keys.js';
+import { idParam, integerParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
@@ -8,14 +9,16 @@ import * as routing from './routing.js';
 /**
  * Contact imports (docs/resources.md, "Data appends and contact imports"): a CSV of contacts or
  * leads given in the body (`csv`, at most 1,000,000 characters and 10,000 rows), checked whole
- * when created (parse, header, bounds), then imported row by row: contacts as
- * `PUT /api/v1/contacts/:id` writes them, leads as `POST /api/v1/leads` submits them with the
- * lead token of the import's offer or schedule. Progress and per-row errors are on the record;
- * shared/contact-imports/import-run.ts does the work (within the creating request up to a time
- * budget, then `POST /api/v1/contact_imports/{id}/resume`). No delete: an import is history.
+ * when created (parse, header, bounds), or uploaded (`source: upload`, `file_size` bytes up to
+ * 10 MB, to the URL the create answers; shared/contact-imports/upload.ts), then imported row by
+ * row: contacts as `PUT /api/v1/contacts/:id` writes them, leads as `POST /api/v1/leads` submits
+ * them with the lead token of the import's offer or schedule. Progress and per-row errors are on
+ * the record; shared/contact-imports/import-run.ts does the work (in the creating request up to
+ * a time budget, then in the background until done: import-work.ts). No delete: an import is history.
  */
 export const IMPORT_TYPES = ['contacts', 'leads'] as const;
-export const IMPORT_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+export const IMPORT_SOURCES = ['body', 'upload'] as const;
+export const IMPORT_STATUSES = ['awaiting_upload', 'pending', 'in_progress', 'completed', 'failed'] as const;
 
 const csvParam = v.pipe(
   v.string('is not a string'),
@@ -25,27 +28,64 @@ const csvParam = v.pipe(
 
 const readOnly = v.optional(v.never('cannot be changed: the import sets it'));
 
+const fileSizeParam = v.pipe(
+  integerParam,
+  v.minValue(1, 'must be greater than or equal to 1'),
+  v.maxValue(MAX_UPLOAD_BYTES, `is larger than the largest upload (${MAX_UPLOAD_BYTES} bytes): split the file`),
+);
+
+const createFields = v.object({
+  name: optionalText,
+  import_type: v.optional(oneOf(IMPORT_TYPES)),
+  source: v.optional(oneOf(IMPORT_SOURCES)),
+  file_size: v.optional(fileSizeParam),
+  offer_id: optionalId,
+  schedule_id: optionalId,
+  csv: v.optional(csvParam),
+});
+
 export const contactImports = defineResource({
   ...routing.contactImports,
   root: 'contact_import',
   plural: 'contact_imports',
   type: 'ContactImport',
-  createSchema: v.object({
-    name: optionalText,
-    import_type: v.optional(oneOf(IMPORT_TYPES)),
-    offer_id: optionalId,
-    schedule_id: optionalId,
-    csv: csvParam,
-  }),
+  // `csv` goes with a body import, `file_size` with an upload: each required there and refused with the other.
+  createSchema: v.pipe(
+    createFields,
+    v.forward(v.partialCheck([['source'], ['csv']], (input) => input.source === 'upload' || input.csv !== undefined, 'is required'), ['csv']),
+    v.forward(v.partialCheck([['source'], ['csv']], (input) => input.source !== 'upload' || input.csv === undefined, 'must be blank for an upload (PUT the file to upload_url)'), ['csv']),
+    v.forward(v.partialCheck([['source'], ['file_size']], (input) => input.source !== 'upload' || input.file_size !== undefined, "is required for an upload (the file's size in bytes)"), ['file_size']),
+    v.forward(v.partialCheck([['source'], ['file_size']], (input) => input.source === 'upload' || input.file_size === undefined, 'must be blank when the CSV is in the body'), ['file_size']),
+  ),
   updateSchema: v.object({
     name: optionalText,
     ...Object.fromEntries(
-      ['import_type', 'offer_id', 'schedule_id', 'csv', 'status', 'total_rows', 'processed_rows', 'imported_count', 'error_count', 'row_errors', 'columns'].map((field) => [field, readOnly]),
+      [
+        'import_type',
+        'source',
+        'file_size',
+        'offer_id',
+        'schedule_id',
+        'csv',
+        'status',
+        'total_rows',
+        'processed_rows',
+        'imported_count',
+        'error_count',
+        'row_errors',
+        'columns',
+        'file_errors',
+        'upload_expires_at',
+      ].map((field) => [field, readOnly]),
     ),
   }),
   defaults: {
     name: null,
     import_type: 'contacts',
+    source: 'body',
+    file_size: null,
+    upload_expires_at: null,
+    file_errors: null,
     offer_id: null,
     schedule_id: null,
     status: 'pending',
@@ -62,6 +102,9 @@ export const contactImports = defineResource({
     'company_id',
     'name',
     'import_type',
+    'source',
+    'file_size',
+    'upload_expires_at',
     'offer_id',
     'schedule_id',
     'status',
@@ -71,14 +114,17 @@ export const contactImports = defineResource({
     'imported_count',
     'error_count',
     'row_errors',
+    'file_errors',
     'started_at',
     'finished_at',
   ],
-  filters: { status: { schema: oneOf(IMPORT_STATUSES) }, import_type: { schema: oneOf(IMPORT_TYPES) }, offer_id: { schema: idParam }, schedule_id: { schema: idParam } },
+  filters: { status: { schema: oneOf(IMPORT_STATUSES) }, import_type: { schema: oneOf(IMPORT_TYPES) }, source: { schema: oneOf(IMPORT_SOURCES) }, offer_id: { schema: idParam }, schedule_id: { schema: idParam } },
   order: { values: ['id', 'name', 'status', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name'],
   foreignKeys: { offer_id: { resource: 'offers' }, schedule_id: { resource: 'schedules' } },
   instructions: ['csv'],
+  // An upload's URL is a credential for its file: shown by the create only, never stored.
+  revealedOnWrite: ['upload_url'],
   check: (record): Record<string, string[]> => {
     if (record.import_type === 'leads') {
       if (!record.offer_id && !record.schedule_id) return { offer_id: ['one of offer_id and schedule_id is required to import leads'] };

@@ -780,11 +780,18 @@ const publicRoutes = routes.filter((route) => route.auth === 'none');
 describe('every public route, called without credentials', () => {
   /** The values their path parameters are called with: A's where A has one. */
   const pathValues: Record<string, string> = {};
+  /** The bodies of the public routes that take one (by route key). */
+  const bodies: Record<string, string> = {};
   beforeAll(async () => {
     pathValues.vanity_uri = a.made.inbound_webhooks![0]!.vanity_uri as string;
     pathValues.name = /\/docs\/assets\/([\w.-]+)/.exec((await call(gateway, { path: '/docs' })).text)![1]!;
     // A sound file's playback token is never shown by the API (the carrier gets it in <Play> URLs): read from the table.
     pathValues.token = (await getRecord(a.company.id, 'sound_files', a.made.sound_files![0]!.id))!.playback_token as string;
+    // An upload import's URL is shown once, by its create: A makes one, whose file the route then takes.
+    const file = `phone,first_name\n+13035569999,${A_MARK()}`;
+    const upload = await as(a, 'POST', '/api/v1/contact_imports', { source: 'upload', file_size: Buffer.byteLength(file) });
+    pathValues.upload_token = /uploads\/([\w-]+)$/.exec(upload.body.contact_import.upload_url as string)![1]!;
+    bodies['PUT /api/v1/contact_imports/uploads/{upload_token}'] = file;
   });
 
   it('has a value for every path parameter (a new public route fails this until it has)', () => {
@@ -795,7 +802,8 @@ describe('every public route, called without credentials', () => {
   for (const route of publicRoutes) {
     it(`${routeKey(route)} answers without showing anything of A`, async () => {
       const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(pathValues[name] ?? ''));
-      const reply = await call(gateway, { method: route.method, path });
+      const body = bodies[routeKey(route)];
+      const reply = await call(gateway, { method: route.method, path, ...(body === undefined ? {} : { rawBody: body, headers: { 'content-type': 'text/csv' } }) });
       expect(reply.status, reply.text.slice(0, 300)).toBeLessThan(400);
       expectNothingOfA(reply, routeKey(route));
     });

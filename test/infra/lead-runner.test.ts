@@ -124,12 +124,14 @@ describe('lead steps in AWS', () => {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
     // Only the runner writes lead exports; other functions reach buckets of their own (transcripts)
-    // or the sounds/ and exports/ prefixes alone (test/infra/sound-storage.test.ts).
+    // or the sounds/, exports/ and imports/ prefixes alone (test/infra/sound-storage.test.ts,
+    // test/infra/contact-imports.test.ts).
     const writers = Object.entries(stack.functions).filter(([, fn]) =>
-      statementsOf(fn).some((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')) && JSON.stringify(statement.Resource).includes(logicalIdOf(runner.uploads)) && !JSON.stringify(statement.Resource).includes('/sounds/*') && !JSON.stringify(statement.Resource).includes('/exports/*')),
+      statementsOf(fn).some((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')) && JSON.stringify(statement.Resource).includes(logicalIdOf(runner.uploads)) && !JSON.stringify(statement.Resource).includes('/sounds/*') && !JSON.stringify(statement.Resource).includes('/exports/*') && !JSON.stringify(statement.Resource).includes('/imports/*')),
     );
     expect(writers.map(([name]) => name)).toEqual(['leadRunner']);
     expect(statementsOf(runner.function).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')))).toEqual([
+      { Action: ['s3:GetObject', 's3:DeleteObject'], Effect: 'Allow', Resource: { 'Fn::Join': ['', [arnOf(runner.uploads), '/imports/*']] } },
       { Action: 's3:PutObject', Effect: 'Allow', Resource: { 'Fn::Join': ['', [arnOf(runner.uploads), '/*']] } },
     ]);
     // The schedules function checks at create time that uploads have somewhere to go.

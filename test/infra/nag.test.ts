@@ -72,7 +72,7 @@ describe('cdk-nag', () => {
       expect([app.node.path, stack.node.path]).not.toContain(path);
     }
     // The table's indexes, the schedules of the stack's own schedule group, the objects of its
-    // uploads bucket, its sound files' and admin exports' prefixes, and its transcription jobs and their transcripts
+    // uploads bucket, its sound files', admin exports' and contact imports' prefixes, and its transcription jobs and their transcripts
     // are the only wildcard resources acknowledged besides X-Ray's.
     const wildcards = new Set(
       found
@@ -86,6 +86,7 @@ describe('cdk-nag', () => {
         'AwsSolutions-IAM5[Resource::<Uploads.Arn>/*]',
         'AwsSolutions-IAM5[Resource::<Uploads.Arn>/sounds/*]',
         'AwsSolutions-IAM5[Resource::<Uploads.Arn>/exports/*]',
+        'AwsSolutions-IAM5[Resource::<Uploads.Arn>/imports/*]',
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<group>/*]',
         'AwsSolutions-IAM5[Resource::<Transcripts.Arn>/transcripts/*]',
         'AwsSolutions-IAM5[Resource::<Transcripts.Arn>/recordings/*]',

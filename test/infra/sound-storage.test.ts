@@ -42,7 +42,7 @@ describe('sound storage in AWS', () => {
   });
 
   it('gives no other API function access to the uploads bucket', () => {
-    const others = (Object.keys(routeGroups) as RouteGroup[]).filter((group) => !portsOf(group).some((port) => port === 'objects' || port === 'object_reads' || port === 'exports'));
+    const others = (Object.keys(routeGroups) as RouteGroup[]).filter((group) => !portsOf(group).some((port) => port === 'objects' || port === 'object_reads' || port === 'exports' || port === 'imports'));
     for (const group of others) {
       expect(uploadsStatements(stack.api.groupFunctions[group]), group).toEqual([]);
     }

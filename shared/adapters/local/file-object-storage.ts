@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ObjectStoragePort } from '../../ports/object-storage.js';
 
@@ -40,5 +40,24 @@ export class FileObjectStorage implements ObjectStoragePort {
   /** Files have no URL of their own: the service serves them (shared/call-config/sounds.ts). */
   async presignedGetUrl(): Promise<undefined> {
     return undefined;
+  }
+
+  /** No URLs either: the service takes uploads itself (shared/contact-imports/upload.ts). */
+  async presignedPutUrl(): Promise<undefined> {
+    return undefined;
+  }
+
+  async readUpTo(key: string, maxBytes: number): Promise<{ size: number; bytes?: Uint8Array } | undefined> {
+    let size: number;
+    try {
+      size = (await stat(this.pathOf(key))).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    if (size > maxBytes) return { size };
+    const bytes = await this.get(key);
+    if (!bytes) return undefined;
+    return bytes.length > maxBytes ? { size: bytes.length } : { size: bytes.length, bytes };
   }
 }

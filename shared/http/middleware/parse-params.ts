@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { boundParams, type LargeFieldLimit } from '../input-limits.js';
+import { boundParams, PayloadTooLargeError, type LargeFieldLimit } from '../input-limits.js';
 import { mergeParams, parseBody, parseQuery } from '../params.js';
 import type { ApiEvent, ApiResponse, AppContext, Params } from '../request.js';
 
@@ -17,14 +17,23 @@ export function requestParams(event: ApiEvent, largeField?: LargeFieldLimit): Pa
   return boundParams(mergeParams(parseQuery(event.rawQueryString), body), largeField);
 }
 
+/** The body's bytes as sent (a `rawBody` route's file), refused past `maxBytes`. */
+export function rawBytesOf(event: ApiEvent, maxBytes: number): Buffer {
+  const bytes = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  if (bytes.length > maxBytes) throw new PayloadTooLargeError('body', `is larger than ${maxBytes} bytes`);
+  return bytes;
+}
+
 /**
- * Reads query string and body into one parameter object. Runs after authentication, so a
+ * Reads query string and body into one parameter object (the query string alone on a `rawBody`
+ * route, whose operation reads the bytes itself). Runs after authentication, so a
  * request without credentials never makes the service parse its body.
  */
 export function parseParams(): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
   return {
     before: (request) => {
-      request.context.params ??= requestParams(request.event, request.context.route?.largeField);
+      const route = request.context.route;
+      request.context.params ??= route?.rawBody ? boundParams(parseQuery(request.event.rawQueryString)) : requestParams(request.event, route?.largeField);
     },
   };
 }

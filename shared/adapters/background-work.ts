@@ -1,0 +1,48 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { logger } from '../logger.js';
+import { traced } from '../observability/tracer.js';
+import type { BackgroundWork, BackgroundWorkPort } from '../ports/background-work.js';
+import { SqsBackgroundWork } from './aws/sqs-background-work.js';
+import { InProcessWork } from './local/in-process-work.js';
+
+/**
+ * Background work rides on the lead scheduler's queue, so SCHEDULER_ADAPTER chooses it too:
+ * `aws` (default; the steps queue, LEAD_STEPS_QUEUE_URL) or `local` (in process, drained by the
+ * service). In a module of its own so only what queues work loads it.
+ */
+export function createBackgroundWork(env: NodeJS.ProcessEnv = process.env): BackgroundWorkPort {
+  const adapter = env.SCHEDULER_ADAPTER || 'aws';
+  if (adapter === 'local') {
+    return new InProcessWork(
+      async (work) => {
+        await (await import('../contact-imports/import-work.js')).advanceImport(work);
+      },
+      (error, work) => logger.error('background work failed (the client may resume it)', { work, error }),
+    );
+  }
+  if (adapter === 'aws') {
+    if (!env.LEAD_STEPS_QUEUE_URL) throw new Error('LEAD_STEPS_QUEUE_URL must be set for background work');
+    return new SqsBackgroundWork(traced(new SQSClient({})), env.LEAD_STEPS_QUEUE_URL);
+  }
+  throw new Error(`Unknown SCHEDULER_ADAPTER ${adapter}`);
+}
+
+let work: BackgroundWorkPort | undefined;
+
+export function backgroundWork(): BackgroundWorkPort {
+  work ??= createBackgroundWork();
+  return work;
+}
+
+/** Replaces the background work port (tests); no argument goes back to the configured one. */
+export function setBackgroundWork(replacement?: BackgroundWorkPort): void {
+  work = replacement;
+}
+
+/** Work this process queued (local adapter only; tests and `npm start`): drains it, the count run. */
+export async function drainLocalWork(): Promise<number> {
+  const port = backgroundWork();
+  return port instanceof InProcessWork ? port.drain() : 0;
+}
+
+export type { BackgroundWork };

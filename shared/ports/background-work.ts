@@ -1,0 +1,13 @@
+/**
+ * Work a request starts and something else finishes: a contact import that outlasts one time
+ * budget goes on without the client (shared/contact-imports/import-work.ts). AWS: a message on
+ * the lead runner's steps queue (SQS, delay allowed), which the runner takes with its lead
+ * steps; local and tests: an in-process queue the service drains itself
+ * (shared/adapters/local/in-process-work.ts).
+ */
+export type BackgroundWork = { kind: 'contact_import'; companyId: number; importId: number };
+
+export interface BackgroundWorkPort {
+  /** Queues the work, to start after `delaySeconds` (at most 900). At least once: the work must be safe to run twice. */
+  enqueue(work: BackgroundWork, delaySeconds?: number): Promise<void>;
+}
