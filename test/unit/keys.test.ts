@@ -47,6 +47,7 @@ function companyKeys(companyId: number): Record<string, string> {
     lastConversion: pair(keys.lastConversion(companyId, 'b1', '+14155552671')),
     callRollup: pair(keys.callRollup(companyId, '2026-11-21', '10', 'offer', '1')),
     callRollupHours: keys.callRollupHours(companyId, '2026-11-21', '00', '23').pk,
+    callDayCount: pair(keys.callDayCount(companyId, '2026-11-21')),
     chargeRollup: pair(keys.chargeRollup(companyId, '2026-11-21', 'analysis')),
     sequence: pair(keys.sequence(companyId, 'buyers')),
     lookup: pair(keys.lookup(companyId, 'buyers', 'user_buyer_id', 'b-1')),

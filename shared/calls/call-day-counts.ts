@@ -1,0 +1,97 @@
+/**
+ * Calls created per company and UTC day, with one count per UTC hour: added in the transaction
+ * that creates a call (shared/calls/call-store.ts), so `GET /api/v1/calls` counts a window and
+ * finds its non-empty days from one Query of these items instead of reading calls.
+ * Pure: what a window's counts say; the reads are in call-day-count-store.ts.
+ */
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The counts of one UTC day: every call made that day, and per UTC hour (index 0-23). */
+export interface DayCount {
+  day: string;
+  calls: number;
+  hours: number[];
+}
+
+/** The item attribute counting the calls of a UTC hour (`h00`..`h23`). */
+export function hourAttribute(hour: number): string {
+  return `h${String(hour).padStart(2, '0')}`;
+}
+
+/** A stored day-count item as a DayCount (hours never counted are 0). */
+export function dayCountOf(item: Record<string, unknown>): DayCount {
+  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  return { day: String(item.sk ?? item.day), calls: number(item.calls), hours: Array.from({ length: 24 }, (_, hour) => number(item[hourAttribute(hour)])) };
+}
+
+function dayStartOf(ms: number): number {
+  return Math.floor(ms / DAY_MS) * DAY_MS;
+}
+
+function dayName(dayStart: number): string {
+  return new Date(dayStart).toISOString().slice(0, 10);
+}
+
+/** A creation-time range, epoch ms, both ends inclusive. */
+export interface TimeRange {
+  fromMs: number;
+  toMs: number;
+}
+
+/** What the day counts say about a window's calls. */
+export interface WindowCount {
+  /** Calls of the whole hours (and days) inside the window. */
+  counted: number;
+  /** Parts of hours the window cuts that hold calls: their calls must be counted from their ids. */
+  partial: TimeRange[];
+}
+
+/**
+ * The calls created in `window` by the day counts. A day inside the window counts whole, an
+ * hour inside it too; an hour the window cuts is left as a partial range (only when it has calls).
+ * Nothing is created after now (give or take the clock slack the window already allows), so
+ * when the window reaches `nowMs` its last hour counts whole.
+ */
+export function windowCount(counts: ReadonlyMap<string, DayCount>, window: TimeRange, nowMs: number): WindowCount {
+  const { fromMs } = window;
+  const toMs = window.toMs >= nowMs ? Number.POSITIVE_INFINITY : window.toMs;
+  let counted = 0;
+  const partial: TimeRange[] = [];
+  if (window.toMs < fromMs) return { counted, partial };
+  for (let dayStart = dayStartOf(fromMs); dayStart <= window.toMs; dayStart += DAY_MS) {
+    const count = counts.get(dayName(dayStart));
+    if (!count || count.calls === 0) continue;
+    if (dayStart >= fromMs && dayStart + DAY_MS - 1 <= toMs) {
+      counted += count.calls;
+      continue;
+    }
+    count.hours.forEach((calls, hour) => {
+      const hourStart = dayStart + hour * HOUR_MS;
+      const hourEnd = hourStart + HOUR_MS - 1;
+      if (calls === 0 || hourEnd < fromMs || hourStart > toMs) return;
+      if (hourStart >= fromMs && hourEnd <= toMs) counted += calls;
+      else partial.push({ fromMs: Math.max(hourStart, fromMs), toMs: Math.min(hourEnd, window.toMs) });
+    });
+  }
+  return { counted, partial };
+}
+
+/** The days of `window` with calls made within it (by their hours), so a list queries only those. */
+export function daysWithCalls(counts: ReadonlyMap<string, DayCount>, window: TimeRange): Set<string> {
+  const days = new Set<string>();
+  for (let dayStart = dayStartOf(window.fromMs); dayStart <= window.toMs; dayStart += DAY_MS) {
+    const count = counts.get(dayName(dayStart));
+    if (!count || count.calls === 0) continue;
+    const inWindow = count.hours.some((calls, hour) => calls > 0 && dayStart + (hour + 1) * HOUR_MS - 1 >= window.fromMs && dayStart + hour * HOUR_MS <= window.toMs);
+    if (inWindow) days.add(count.day);
+  }
+  return days;
+}
+
+/** Every call the counts hold for the days `window` touches: an upper bound of its calls. */
+export function callsOfDays(counts: ReadonlyMap<string, DayCount>, window: TimeRange): number {
+  let total = 0;
+  for (const day of daysWithCalls(counts, window)) total += counts.get(day)?.calls ?? 0;
+  return total;
+}
