@@ -95,3 +95,19 @@ export function callsOfDays(counts: ReadonlyMap<string, DayCount>, window: TimeR
   for (const day of daysWithCalls(counts, window)) total += counts.get(day)?.calls ?? 0;
   return total;
 }
+
+/** The counts of a UTC day from its calls' creation times (epoch ms), for a backfill. */
+export function dayCountOfTimes(day: string, times: readonly number[]): DayCount {
+  const hours = Array.from({ length: 24 }, () => 0);
+  for (const ms of times) hours[new Date(ms).getUTCHours()]! += 1;
+  return { day, calls: times.length, hours };
+}
+
+/** The stored attributes of a day count (without its key). */
+export function dayCountAttributes(count: DayCount): Record<string, string | number> {
+  const attributes: Record<string, string | number> = { day: count.day, calls: count.calls };
+  count.hours.forEach((calls, hour) => {
+    if (calls > 0) attributes[hourAttribute(hour)] = calls;
+  });
+  return attributes;
+}
