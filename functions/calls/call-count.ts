@@ -30,12 +30,15 @@ export interface CountRequest {
   /** The window's day counts (source `days`). */
   counts?: ReadonlyMap<string, DayCount>;
   nowMs: number;
+  /** The most calls to read for a count (MAX_CALLS_COUNTED_BY_READING). */
+  bound?: number;
 }
 
 /** The number of calls the list holds over all its pages, or undefined when that would cost more than it is worth. */
 export async function countCalls(request: CountRequest): Promise<number | undefined> {
-  const read: CallRead = { ...request.read, beforeId: undefined, limit: MAX_CALLS_COUNTED_BY_READING + 1 };
-  const bounded = (found: readonly unknown[]) => (found.length > MAX_CALLS_COUNTED_BY_READING ? undefined : found.length);
+  const bound = request.bound ?? MAX_CALLS_COUNTED_BY_READING;
+  const read: CallRead = { ...request.read, beforeId: undefined, limit: bound + 1 };
+  const bounded = (found: readonly unknown[]) => (found.length > bound ? undefined : found.length);
   switch (request.source) {
     case 'caller':
       return bounded(await callsByCaller(request.callerNumber ?? '', read));
@@ -46,7 +49,7 @@ export async function countCalls(request: CountRequest): Promise<number | undefi
       const window = { fromMs: read.fromMs, toMs: read.toMs };
       if (!read.accept) return countCallsInWindow(read.companyId, counts, window, request.nowMs);
       // The day counts bound what a filtered count would read: beyond the bound nothing is read.
-      if (callsOfDays(counts, window) > MAX_CALLS_COUNTED_BY_READING) return undefined;
+      if (callsOfDays(counts, window) > bound) return undefined;
       const found = await callsByDay(read);
       // A walk cut at its day limit (over 120 days with calls) has not seen them all.
       return found.resumeBeforeId === undefined ? found.calls.length : undefined;

@@ -197,5 +197,10 @@ describe('a reporting client paging a day of 1,000 calls', () => {
       cursor = next;
     }
     expect(seen).toEqual(expected);
+    // Counted by reading the day's calls (1,000 of them, under the bound); the whole day from its day count.
+    const filtered = await send(gateway, { path: dayQuery('per_page=25&columns=id&buyer_id=3&buyer_converted=true'), authorization: company.authorization });
+    expect(filtered.body.metadata.total_count).toBe(expected.length);
+    const whole = await send(gateway, { path: dayQuery('per_page=25&columns=id'), authorization: company.authorization });
+    expect(whole.body.metadata.total_count).toBe(CALLS_IN_DAY);
   });
 });
