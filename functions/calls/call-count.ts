@@ -1,5 +1,4 @@
-import type { DayCount } from '../../shared/calls/call-day-counts.js';
-import { callsOfDays } from '../../shared/calls/call-day-counts.js';
+import { callsOfDays, type DayCount } from '../../shared/calls/call-day-counts.js';
 import { countCallsInWindow } from '../../shared/calls/call-day-count-store.js';
 import { callsByCaller, callsByDay, callsInProgress, type CallRead } from './call-pages.js';
 
@@ -35,7 +34,7 @@ export interface CountRequest {
 }
 
 /** The number of calls the list holds over all its pages, or undefined when that would cost more than it is worth. */
-export async function countCalls(request: CountRequest): Promise<number | undefined> {
+export async function countMatchingCalls(request: CountRequest): Promise<number | undefined> {
   const bound = request.bound ?? MAX_CALLS_COUNTED_BY_READING;
   const read: CallRead = { ...request.read, beforeId: undefined, limit: bound + 1 };
   const bounded = (found: readonly unknown[]) => (found.length > bound ? undefined : found.length);

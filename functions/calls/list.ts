@@ -6,7 +6,7 @@ import { rowsWithinBudget } from '../../shared/http/response-budget.js';
 import { validate } from '../../shared/http/validation.js';
 import { callListSchema, callPredicate, conditionsOf, creationWindow, timeMs } from './call-filters.js';
 import { callRow, callsByCaller, callsByDay, callsById, callsInProgress, cursorListResult, type CallRead } from './call-pages.js';
-import { countCalls, type CallSource } from './call-count.js';
+import { countMatchingCalls, type CallSource } from './call-count.js';
 import { daysWithCalls } from '../../shared/calls/call-day-counts.js';
 import { readCallDayCounts } from '../../shared/calls/call-day-count-store.js';
 import { cursorKey, cursorPosition, nextCursor } from '../../shared/http/list-cursor.js';
@@ -56,14 +56,16 @@ export const listCalls: Operation = async (request) => {
         ? { calls: await callsInProgress(read) }
         : await callsByDay(read);
   const csv = request.route.path.endsWith('.csv') || params.format === 'csv';
+  const readAll = beforeId === undefined && resumeBeforeId === undefined && found.length < read.limit;
   // Only the envelope shows total_count: CSV and bare arrays are not counted.
-  const totalCount = csv || !params.root
-    ? undefined
-    : named
-      ? named.length
-      : beforeId === undefined && resumeBeforeId === undefined && found.length < read.limit
-        ? found.length // the page read every matching call
-        : await countCalls({ source: source as Exclude<CallSource, 'ids'>, read, callerNumber: params.caller_number, counts, nowMs: request.now.getTime() });
+  const totalCount =
+    csv || !params.root
+      ? undefined
+      : source === 'ids'
+        ? named?.length
+        : readAll
+          ? found.length // the page read every matching call: its own count
+          : await countMatchingCalls({ source, read, callerNumber: params.caller_number, counts, nowMs: request.now.getTime() });
 
   const wanted = found.slice(skip, skip + params.per_page);
   const allRows = wanted.map((call) => callRow(call, timeZone, params.columns));

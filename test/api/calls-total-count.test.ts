@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { countCalls } from '../../bench/support.js';
-import { countCalls as countListedCalls } from '../../functions/calls/call-count.js';
+import { countMatchingCalls } from '../../functions/calls/call-count.js';
 import { callPredicate } from '../../functions/calls/call-filters.js';
 import { readCallDayCounts } from '../../shared/calls/call-day-count-store.js';
 import { clock } from '../../shared/adapters/clock.js';
@@ -214,16 +214,16 @@ describe('the bound of counting by reading (functions/calls/call-count.ts)', () 
     const counts = await readCallDayCounts(world.company.id, window);
     const base = { companyId: world.company.id, ...window, limit: 1 };
     const byOffer = { ...base, accept: callPredicate({ offer_id: world.offerId }) };
-    expect(await countListedCalls({ source: 'days', read: byOffer, counts, nowMs: now })).toBe(5);
+    expect(await countMatchingCalls({ source: 'days', read: byOffer, counts, nowMs: now })).toBe(5);
     queries.reset();
     // The window's days hold 9 calls (the edge day counts whole here): with a bound of 7 nothing is read.
-    expect(await countListedCalls({ source: 'days', read: byOffer, counts, nowMs: now, bound: 7 })).toBeUndefined();
+    expect(await countMatchingCalls({ source: 'days', read: byOffer, counts, nowMs: now, bound: 7 })).toBeUndefined();
     expect(queries.current.byCommand.QueryCommand ?? 0).toBe(0);
     const byCaller = { ...base, accept: callPredicate({ caller_number: CALLER_1 }) };
-    expect(await countListedCalls({ source: 'caller', callerNumber: CALLER_1, read: byCaller, nowMs: now })).toBe(3);
-    expect(await countListedCalls({ source: 'caller', callerNumber: CALLER_1, read: byCaller, nowMs: now, bound: 2 })).toBeUndefined();
-    expect(await countListedCalls({ source: 'live', read: base, nowMs: now, bound: 1 })).toBeUndefined();
-    expect(await countListedCalls({ source: 'live', read: base, nowMs: now, bound: 2 })).toBe(2);
+    expect(await countMatchingCalls({ source: 'caller', callerNumber: CALLER_1, read: byCaller, nowMs: now })).toBe(3);
+    expect(await countMatchingCalls({ source: 'caller', callerNumber: CALLER_1, read: byCaller, nowMs: now, bound: 2 })).toBeUndefined();
+    expect(await countMatchingCalls({ source: 'live', read: base, nowMs: now, bound: 1 })).toBeUndefined();
+    expect(await countMatchingCalls({ source: 'live', read: base, nowMs: now, bound: 2 })).toBe(2);
   });
 });
 
