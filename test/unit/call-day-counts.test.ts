@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callsOfDays, dayCountOf, daysWithCalls, hourAttribute, windowCount, type DayCount } from '../../shared/calls/call-day-counts.js';
+import { callsOfDays, dayCountAttributes, dayCountOf, dayCountOfTimes, daysWithCalls, hourAttribute, windowCount, type DayCount } from '../../shared/calls/call-day-counts.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const at = (iso: string) => Date.parse(iso);
@@ -89,5 +89,18 @@ describe('daysWithCalls', () => {
 
   it('bounds the calls a filtered count would read by the totals of those days', () => {
     expect(callsOfDays(COUNTS, { fromMs: at('2026-11-01T23:30:00Z'), toMs: at('2026-11-02T23:00:00Z') })).toBe(6 + 4);
+  });
+});
+
+describe('the backfill of a day', () => {
+  it('counts calls per UTC hour from their creation times and stores only hours with calls', () => {
+    const count = dayCountOfTimes('2026-11-01', [at('2026-11-01T00:00:00Z'), at('2026-11-01T00:59:59.999Z'), at('2026-11-01T13:30:00Z'), at('2026-11-01T23:59:59.999Z')]);
+    expect(count.calls).toBe(4);
+    expect(count.hours[0]).toBe(2);
+    expect(count.hours[13]).toBe(1);
+    expect(count.hours[23]).toBe(1);
+    expect(dayCountAttributes(count)).toEqual({ day: '2026-11-01', calls: 4, h00: 2, h13: 1, h23: 1 });
+    // Read back as the list reads it: the same counts.
+    expect(dayCountOf({ sk: '2026-11-01', ...dayCountAttributes(count) })).toEqual(count);
   });
 });
