@@ -1,24 +1,26 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { allCompanyIds } from '../db/companies.js';
-import { db, tableName } from '../db/client.js';
+import { db, tableName, type TransactItem } from '../db/client.js';
 import { dayOfTime } from '../db/day-records.js';
-import { ID_EPOCH_MS, timeOfId } from '../db/ids.js';
+import { ID_EPOCH_MS } from '../db/ids.js';
 import { keys } from '../db/keys.js';
 import { CLOCK_SLACK_MS } from '../time.js';
-import { dayCountAttributes, dayCountOfTimes } from './call-day-counts.js';
+import { dayCountAttributes, shardCountsOfIds, type DayCount } from './call-day-counts.js';
 import { CALLS } from './call-store.js';
 
 /**
  * The data migration that counts calls made before the day counts existed (shared/calls/
  * call-day-counts.ts): for every finished UTC day of a company, the day's calls are read (their
- * keys only) and its count item is written with the exact figures. Run by
+ * keys only) and all its count shards are replaced with the exact figures, each call in the shard
+ * its id picks, in one transaction (Put of the shards with calls, Delete of the others). Run by
  * `npm run backfill:call-days` (shared/local/backfill-call-days-cli.ts), once after deploying the
  * counts and again after the day of the deploy has ended (that day is not finished during the first run).
  *
  * Idempotent and safe beside live traffic: a finished day gets no new calls (ids carry their
- * creation time; the clock slack is waited out), so writing its exact count replaces the same
- * figure or the partial one the deploy day began with. Cost: one Query per company and day since
- * `fromMs` (an empty day is 0.5 read units), reading each call once; one PutItem per day with calls.
+ * creation time; the clock slack is waited out), so writing its exact counts replaces the same
+ * figures or the partial ones the deploy day began with. Cost: one Query per company and day since
+ * `fromMs` (an empty day is 0.5 read units), reading each call once; one transaction of
+ * CALL_DAY_COUNT_SHARDS writes (32 write units) per day with calls.
  */
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -30,9 +32,9 @@ export interface BackfillResult {
   calls: number;
 }
 
-/** The creation times of one day's calls (keys only). */
-async function callTimesOfDay(companyId: number, day: string): Promise<number[]> {
-  const times: number[] = [];
+/** The ids of one day's calls (keys only). */
+async function callIdsOfDay(companyId: number, day: string): Promise<number[]> {
+  const ids: number[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
@@ -45,10 +47,18 @@ async function callTimesOfDay(companyId: number, day: string): Promise<number[]>
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of page.Items ?? []) times.push(timeOfId(Number(item.sk)));
+    for (const item of page.Items ?? []) ids.push(Number(item.sk));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return times;
+  return ids;
+}
+
+/** Every shard of a day replaced by its exact count: Put when it has calls, Delete when not. */
+function shardWrites(companyId: number, day: string, shards: readonly DayCount[]): TransactItem[] {
+  return shards.map((count, shard) => {
+    const key = keys.callDayCount(companyId, day, shard);
+    return count.calls > 0 ? { Put: { TableName: tableName, Item: { ...key, ...dayCountAttributes(count) } } } : { Delete: { TableName: tableName, Key: key } };
+  });
 }
 
 /** Writes the exact counts of a company's finished days from `fromMs` (default: the id epoch) to `now`. */
@@ -59,11 +69,11 @@ export async function backfillCompanyCallDays(companyId: number, now: Date, from
   for (let start = 0; start < days.length; start += PARALLEL_DAYS) {
     await Promise.all(
       days.slice(start, start + PARALLEL_DAYS).map(async (day) => {
-        const times = await callTimesOfDay(companyId, day);
-        if (times.length === 0) return;
-        await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.callDayCount(companyId, day), ...dayCountAttributes(dayCountOfTimes(day, times)) } }));
+        const ids = await callIdsOfDay(companyId, day);
+        if (ids.length === 0) return;
+        await db.send(new TransactWriteCommand({ TransactItems: shardWrites(companyId, day, shardCountsOfIds(day, ids)) }));
         result.days += 1;
-        result.calls += times.length;
+        result.calls += ids.length;
       }),
     );
   }

@@ -2,35 +2,34 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
 import { dayOfTime, firstIdAt, lastIdAt } from '../db/day-records.js';
 import { keys, padId } from '../db/keys.js';
-import { dayCountOf, windowCount, type DayCount, type TimeRange } from './call-day-counts.js';
+import { dayCountsOf, windowCount, type DayCount, type TimeRange } from './call-day-counts.js';
 import { CALLS } from './call-store.js';
 
 /**
- * The day counts of the UTC days `window` touches: one Query of the company's count partition
- * (a year of days is about 100 KB; a 30-day window a few KB). Strongly consistent, so a call made
- * just before a list is listed.
+ * The day counts of the UTC days `window` touches: one Query of the company's count partition,
+ * every shard of those days, summed per day (dayCountsOf). A 30-day window is at most
+ * 30 x CALL_DAY_COUNT_SHARDS items of at most about 200 bytes: about 100 KB, 25 read units, one page.
+ * Strongly consistent, so a call made just before a list is listed.
  */
 export async function readCallDayCounts(companyId: number, window: TimeRange): Promise<Map<string, DayCount>> {
-  const counts = new Map<string, DayCount>();
-  if (window.toMs < window.fromMs) return counts;
+  if (window.toMs < window.fromMs) return new Map();
+  const range = keys.callDayCountDays(companyId, dayOfTime(window.fromMs), dayOfTime(window.toMs));
+  const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.callDayCounts(companyId), ':from': dayOfTime(window.fromMs), ':to': dayOfTime(window.toMs) },
+        ExpressionAttributeValues: { ':pk': range.pk, ':from': range.low, ':to': range.high },
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of page.Items ?? []) {
-      const count = dayCountOf(item);
-      counts.set(count.day, count);
-    }
+    items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return counts;
+  return dayCountsOf(items);
 }
 
 /** The calls made in `range` (within one UTC day), counted by a Select COUNT Query of its key range. */

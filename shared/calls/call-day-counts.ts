@@ -1,11 +1,29 @@
+import { timeOfId } from '../db/ids.js';
+
 /**
  * Calls created per company and UTC day, with one count per UTC hour: added in the transaction
  * that creates a call (shared/calls/call-store.ts), so `GET /api/v1/calls` counts a window and
  * finds its non-empty days from one Query of these items instead of reading calls.
+ * Each day is counted in CALL_DAY_COUNT_SHARDS shard items, summed when read (dayCountsOf).
  * Pure: what a window's counts say; the reads are in call-day-count-store.ts.
  */
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * Shard items per company and day. DynamoDB cancels concurrent transactions that touch one item
+ * (TransactionConflict), so a single day item would serialise a busy company's call starts;
+ * 16 shards let 16 start at once, and a 30-day window still reads its at most 480 small items in one Query.
+ */
+export const CALL_DAY_COUNT_SHARDS = 16;
+
+/**
+ * The shard that counts a call: its id modulo the shards, i.e. part of the id's 12 random low bits
+ * (shared/db/ids.ts), so concurrent calls spread evenly and the backfill finds the same shard again.
+ */
+export function callDayShardOf(callId: number): number {
+  return callId % CALL_DAY_COUNT_SHARDS;
+}
 
 /** The counts of one UTC day: every call made that day, and per UTC hour (index 0-23). */
 export interface DayCount {
@@ -19,10 +37,29 @@ export function hourAttribute(hour: number): string {
   return `h${String(hour).padStart(2, '0')}`;
 }
 
-/** A stored day-count item as a DayCount (hours never counted are 0). */
+/** One stored day-count shard item as a DayCount of its day (hours never counted are 0). */
 export function dayCountOf(item: Record<string, unknown>): DayCount {
   const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-  return { day: String(item.sk ?? item.day), calls: number(item.calls), hours: Array.from({ length: 24 }, (_, hour) => number(item[hourAttribute(hour)])) };
+  const day = typeof item.day === 'string' ? item.day : String(item.sk).split('#')[0]!;
+  return { day, calls: number(item.calls), hours: Array.from({ length: 24 }, (_, hour) => number(item[hourAttribute(hour)])) };
+}
+
+/** The counts per day of stored shard items (any order): each day's shards summed. */
+export function dayCountsOf(items: Iterable<Record<string, unknown>>): Map<string, DayCount> {
+  const counts = new Map<string, DayCount>();
+  for (const item of items) {
+    const shard = dayCountOf(item);
+    const sum = counts.get(shard.day);
+    if (!sum) {
+      counts.set(shard.day, shard);
+      continue;
+    }
+    sum.calls += shard.calls;
+    shard.hours.forEach((calls, hour) => {
+      sum.hours[hour]! += calls;
+    });
+  }
+  return counts;
 }
 
 function dayStartOf(ms: number): number {
@@ -101,6 +138,16 @@ export function dayCountOfTimes(day: string, times: readonly number[]): DayCount
   const hours = Array.from({ length: 24 }, () => 0);
   for (const ms of times) hours[new Date(ms).getUTCHours()]! += 1;
   return { day, calls: times.length, hours };
+}
+
+/**
+ * The exact counts of every shard of a UTC day (index = shard, CALL_DAY_COUNT_SHARDS of them, empty
+ * ones with 0 calls) from the ids of the day's calls, for a backfill.
+ */
+export function shardCountsOfIds(day: string, ids: readonly number[]): DayCount[] {
+  const times: number[][] = Array.from({ length: CALL_DAY_COUNT_SHARDS }, () => []);
+  for (const id of ids) times[callDayShardOf(id)]!.push(timeOfId(id));
+  return times.map((shardTimes) => dayCountOfTimes(day, shardTimes));
 }
 
 /** The stored attributes of a day count (without its key). */

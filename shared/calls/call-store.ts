@@ -6,7 +6,7 @@ import { timeOfId, timeSortableId } from '../db/ids.js';
 import { keys, padId } from '../db/keys.js';
 import { getLookup, withoutKeys, type StoredRecord } from '../db/records.js';
 import { rollupCellUpdate } from '../db/rollup-update.js';
-import { hourAttribute } from './call-day-counts.js';
+import { callDayShardOf, hourAttribute } from './call-day-counts.js';
 
 /**
  * Calls: high-volume records in one partition per company and UTC day (ids are time-sortable),
@@ -49,18 +49,18 @@ export async function findCallByCarrierId(carrier: string, carrierCallId: string
 
 /**
  * The Update that counts a new call in its UTC day and hour (atomic ADD; shared/calls/call-day-counts.ts),
- * for the transaction that writes the call: a call is counted exactly when it exists. Calls are
- * never deleted and carry no TTL, so the counts never go down.
+ * in the day's shard its id picks, for the transaction that writes the call: a call is counted
+ * exactly when it exists. Calls are never deleted and carry no TTL, so the counts never go down.
  */
 export function callDayCountUpdate(companyId: number, callId: number): TransactItem {
   const day = dayOfId(callId);
-  return rollupCellUpdate(keys.callDayCount(companyId, day), { calls: 1, [hourAttribute(new Date(timeOfId(callId)).getUTCHours())]: 1 }, { day });
+  return rollupCellUpdate(keys.callDayCount(companyId, day, callDayShardOf(callId)), { calls: 1, [hourAttribute(new Date(timeOfId(callId)).getUTCHours())]: 1 }, { day });
 }
 
 /** Fresh ids drawn for a new call whose id another call of the company already has. */
 const ID_ATTEMPTS = 5;
 
-/** Retries (with a short random pause) when a concurrent call's transaction held the same day count. */
+/** Retries (with a short random pause) when a concurrent call's transaction held the same day-count shard. */
 const CONFLICT_ATTEMPTS = 8;
 
 /**
@@ -114,7 +114,7 @@ export async function createCall(
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       if (reasons[2]?.Code === 'ConditionalCheckFailed') return false;
-      // Another call's transaction held the day's count item that moment: nothing was written, try again.
+      // Another call's transaction held the same day-count shard that moment: nothing was written, try again.
       if (reasons.some((reason) => reason.Code === 'TransactionConflict') && ++conflicts <= CONFLICT_ATTEMPTS) {
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * conflicts));
         attempt--;

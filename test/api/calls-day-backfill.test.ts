@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { clock } from '../../shared/adapters/clock.js';
 import { backfillCompanyCallDays } from '../../shared/calls/call-day-backfill.js';
+import { CALL_DAY_COUNT_SHARDS, callDayShardOf, shardCountsOfIds } from '../../shared/calls/call-day-counts.js';
 import { createCall, type CallRecord } from '../../shared/calls/call-store.js';
-import { db } from '../../shared/db/client.js';
-import { dayRecordPut } from '../../shared/db/day-records.js';
+import { db, tableName } from '../../shared/db/client.js';
+import { dayOfId, dayRecordPut } from '../../shared/db/day-records.js';
 import { timeSortableId } from '../../shared/db/ids.js';
+import { keys } from '../../shared/db/keys.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call as send, useGateway } from '../fixtures/gateway.js';
@@ -41,6 +43,15 @@ async function storeUncounted(company: TestCompany, ms: number): Promise<number>
   return call.id;
 }
 
+/** The stored day-count shards of a day, in shard order. */
+async function storedShards(company: TestCompany, day: string): Promise<Array<{ shard: number; calls: number }>> {
+  const range = keys.callDayCountDays(company.id, day, day);
+  const reply = await db.send(
+    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high', ExpressionAttributeValues: { ':pk': range.pk, ':low': range.low, ':high': range.high }, ConsistentRead: true }),
+  );
+  return (reply.Items ?? []).map((item) => ({ shard: Number(String(item.sk).split('#')[1]), calls: item.calls as number }));
+}
+
 async function list(company: TestCompany): Promise<{ ids: number[]; total: unknown }> {
   const reply = await send(gateway, { path: '/api/v1/calls?per_page=2&columns=id', authorization: company.authorization });
   expect(reply.status, reply.text).toBe(200);
@@ -69,8 +80,19 @@ describe('npm run backfill:call-days (shared/calls/call-day-backfill.ts)', () =>
     expect(after.total).toBe(5);
     expect(after.ids).toEqual([today.id, counted.id]);
 
-    // Idempotent: the same figures again; today (not finished) is left to the transaction's count.
+    // Each call is in the shard its id picks, with exact figures; nothing else is stored.
+    const fiveDaysAgo = dayOfId(legacy[0]!);
+    const expectedShards = shardCountsOfIds(fiveDaysAgo, [legacy[0]!, legacy[1]!, counted.id]).flatMap((count, shard) => (count.calls > 0 ? [{ shard, calls: count.calls }] : []));
+    expect(await storedShards(company, fiveDaysAgo)).toEqual(expectedShards);
+    expect(await storedShards(company, dayOfId(legacy[2]!))).toEqual([{ shard: callDayShardOf(legacy[2]!), calls: 1 }]);
+
+    // Idempotent: the same figures again, a wrong figure in a shard without calls is taken away;
+    // today (not finished) is left to the transaction's count.
+    const emptyShard = Array.from({ length: CALL_DAY_COUNT_SHARDS }, (_, shard) => shard).find((shard) => !expectedShards.some((stored) => stored.shard === shard))!;
+    await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.callDayCount(company.id, fiveDaysAgo, emptyShard), day: fiveDaysAgo, calls: 7, h12: 7 } }));
+    expect((await list(company)).total).toBe(12);
     expect(await backfillCompanyCallDays(company.id, clock().now(), now - 40 * DAY_MS)).toEqual({ days: 2, calls: 4 });
+    expect(await storedShards(company, fiveDaysAgo)).toEqual(expectedShards);
     expect((await list(company)).total).toBe(5);
     let cursor = '-1';
     const all: number[] = [];

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CALL_DAY_COUNT_SHARDS } from '../../shared/calls/call-day-counts.js';
 import { createCall, type CallRecord } from '../../shared/calls/call-store.js';
-import { db } from '../../shared/db/client.js';
+import { db, tableName } from '../../shared/db/client.js';
 import { timeSortableId } from '../../shared/db/ids.js';
 import { keys } from '../../shared/db/keys.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
@@ -202,5 +203,10 @@ describe('a reporting client paging a day of 1,000 calls', () => {
     expect(filtered.body.metadata.total_count).toBe(expected.length);
     const whole = await send(gateway, { path: dayQuery('per_page=25&columns=id'), authorization: company.authorization });
     expect(whole.body.metadata.total_count).toBe(CALLS_IN_DAY);
+    // That day count is the sum of the day's shards, every shard used by 1,000 random ids.
+    const range = keys.callDayCountDays(company.id, day, day);
+    const shards = await db.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high', ExpressionAttributeValues: { ':pk': range.pk, ':low': range.low, ':high': range.high } }));
+    expect(shards.Items).toHaveLength(CALL_DAY_COUNT_SHARDS);
+    expect((shards.Items ?? []).reduce((sum, item) => sum + (item.calls as number), 0)).toBe(CALLS_IN_DAY);
   });
 });

@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { callsOfDays, dayCountAttributes, dayCountOf, dayCountOfTimes, daysWithCalls, hourAttribute, windowCount, type DayCount } from '../../shared/calls/call-day-counts.js';
+import {
+  CALL_DAY_COUNT_SHARDS,
+  callDayShardOf,
+  callsOfDays,
+  dayCountAttributes,
+  dayCountOf,
+  dayCountOfTimes,
+  dayCountsOf,
+  daysWithCalls,
+  hourAttribute,
+  shardCountsOfIds,
+  windowCount,
+  type DayCount,
+} from '../../shared/calls/call-day-counts.js';
+import { timeSortableId } from '../../shared/db/ids.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const at = (iso: string) => Date.parse(iso);
@@ -26,13 +40,43 @@ describe('day count items', () => {
   it('names the hour attributes h00..h23 and reads an item, missing hours as 0', () => {
     expect(hourAttribute(0)).toBe('h00');
     expect(hourAttribute(23)).toBe('h23');
-    const count = dayCountOf({ pk: 'C#1#call_day_counts', sk: '2026-11-01', day: '2026-11-01', calls: 3, h04: 2, h17: 1 });
+    const count = dayCountOf({ pk: 'C#1#call_day_counts', sk: '2026-11-01#07', day: '2026-11-01', calls: 3, h04: 2, h17: 1 });
     expect(count.day).toBe('2026-11-01');
     expect(count.calls).toBe(3);
     expect(count.hours).toHaveLength(24);
     expect(count.hours[4]).toBe(2);
     expect(count.hours[17]).toBe(1);
     expect(count.hours.reduce((a, b) => a + b, 0)).toBe(3);
+  });
+});
+
+describe('day count shards', () => {
+  it('sums the shards of each day, in any order, and keeps days apart', () => {
+    const counts = dayCountsOf([
+      { sk: '2026-11-01#00', day: '2026-11-01', calls: 2, h04: 1, h17: 1 },
+      { sk: '2026-11-02#05', day: '2026-11-02', calls: 1, h09: 1 },
+      { sk: '2026-11-01#15', day: '2026-11-01', calls: 3, h04: 3 },
+      { sk: '2026-11-01#07', calls: 1, h23: 1 },
+    ]);
+    expect([...counts.keys()].sort()).toEqual(['2026-11-01', '2026-11-02']);
+    const first = counts.get('2026-11-01')!;
+    expect(first.calls).toBe(6);
+    expect(first.hours[4]).toBe(4);
+    expect(first.hours[17]).toBe(1);
+    expect(first.hours[23]).toBe(1);
+    expect(first.hours.reduce((a, b) => a + b, 0)).toBe(6);
+    expect(counts.get('2026-11-02')).toEqual({ day: '2026-11-02', calls: 1, hours: Array.from({ length: 24 }, (_, hour) => (hour === 9 ? 1 : 0)) });
+    // The window logic sees the summed day.
+    expect(windowCount(counts, { fromMs: at('2026-11-01T00:00:00Z'), toMs: at('2026-11-01T23:59:59.999Z') }, LATER)).toEqual({ counted: 6, partial: [] });
+    expect(windowCount(counts, { fromMs: at('2026-11-01T04:00:00Z'), toMs: at('2026-11-01T04:59:59.999Z') }, LATER)).toEqual({ counted: 4, partial: [] });
+  });
+
+  it('picks a call\'s shard from its id\'s random bits: every shard is used within one millisecond', () => {
+    const ms = at('2026-11-01T10:00:00Z');
+    const shards = Array.from({ length: 64 }, (_, random) => callDayShardOf(timeSortableId(ms, random)));
+    expect(new Set(shards).size).toBe(CALL_DAY_COUNT_SHARDS);
+    expect(shards.every((shard) => Number.isInteger(shard) && shard >= 0 && shard < CALL_DAY_COUNT_SHARDS)).toBe(true);
+    expect(callDayShardOf(timeSortableId(ms, 5))).toBe(callDayShardOf(timeSortableId(ms + 1, 5)));
   });
 });
 
@@ -101,6 +145,20 @@ describe('the backfill of a day', () => {
     expect(count.hours[23]).toBe(1);
     expect(dayCountAttributes(count)).toEqual({ day: '2026-11-01', calls: 4, h00: 2, h13: 1, h23: 1 });
     // Read back as the list reads it: the same counts.
-    expect(dayCountOf({ sk: '2026-11-01', ...dayCountAttributes(count) })).toEqual(count);
+    expect(dayCountOf({ sk: '2026-11-01#00', ...dayCountAttributes(count) })).toEqual(count);
+  });
+
+  it('splits a day\'s calls into the shards their ids pick, and the shards sum to the day', () => {
+    const times = [at('2026-11-01T00:10:00Z'), at('2026-11-01T00:20:00Z'), at('2026-11-01T13:30:00Z'), at('2026-11-01T23:59:59.999Z')];
+    // Two calls a moment: random parts 3 (shard 3) and 9, 25, 41, 57 (all shard 9).
+    const ids = times.flatMap((ms, i) => [timeSortableId(ms, 3), timeSortableId(ms, 16 * i + 9)]);
+    const shards = shardCountsOfIds('2026-11-01', ids);
+    expect(shards).toHaveLength(CALL_DAY_COUNT_SHARDS);
+    expect(shards[3]).toEqual(dayCountOfTimes('2026-11-01', times));
+    expect(shards[9]).toEqual(dayCountOfTimes('2026-11-01', times));
+    expect(shards.filter((shard) => shard.calls === 0)).toHaveLength(CALL_DAY_COUNT_SHARDS - 2);
+    // Stored as items and read back as the list reads them: the day's exact counts.
+    const items = shards.flatMap((shard, index) => (shard.calls > 0 ? [{ sk: `2026-11-01#${index}`, ...dayCountAttributes(shard) }] : []));
+    expect(dayCountsOf(items).get('2026-11-01')).toEqual(dayCountOfTimes('2026-11-01', [...times, ...times]));
   });
 });
