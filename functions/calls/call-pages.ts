@@ -25,6 +25,8 @@ export interface CallRead {
   /** Stop after this many calls that pass `accept`. */
   limit: number;
   accept?: (call: Record<string, unknown>) => boolean;
+  /** The days of the window with calls (from the day counts): the day walk queries only these. */
+  days?: ReadonlySet<string>;
 }
 
 /** Calls read for a page, and where the next page resumes when the walk stopped at its day limit. */
@@ -33,9 +35,9 @@ export interface CallsRead {
   resumeBeforeId?: number;
 }
 
-/** Calls of every kind: one Query per UTC-day partition, newest day first. */
+/** Calls of every kind: one Query per UTC-day partition (per non-empty one when `days` is known), newest day first. */
 export async function callsByDay(read: CallRead): Promise<CallsRead> {
-  const page = await queryDayRecords({ companyId: read.companyId, resource: CALLS, beforeId: read.beforeId, fromMs: read.fromMs, toMs: read.toMs, limit: read.limit, accept: read.accept });
+  const page = await queryDayRecords({ companyId: read.companyId, resource: CALLS, beforeId: read.beforeId, fromMs: read.fromMs, toMs: read.toMs, limit: read.limit, accept: read.accept, days: read.days });
   return { calls: page.records as CallRecord[], resumeBeforeId: page.resumeBeforeId };
 }
 

@@ -290,7 +290,8 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   'calls.list': {
     summary: 'List calls',
-    description: 'Newest first: by page, or by cursor (`cursor=-1` starts at the newest); 30 days before `created_at_to` unless `created_at_from` is given.',
+    description:
+      'Newest first: by page, or by cursor (`cursor=-1` starts at the newest); 30 days before `created_at_to` unless `created_at_from` is given. `total_count` comes from per-day call counts without filters; filtered lists count the matching calls and leave it out past 2,000 calls to read (docs/calls.md).',
     params: callListSchema,
     response: { list: 'calls', rows: call, csv: 'also' },
   },

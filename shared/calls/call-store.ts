@@ -5,6 +5,8 @@ import { dayOfId } from '../db/day-records.js';
 import { timeOfId, timeSortableId } from '../db/ids.js';
 import { keys, padId } from '../db/keys.js';
 import { getLookup, withoutKeys, type StoredRecord } from '../db/records.js';
+import { rollupCellUpdate } from '../db/rollup-update.js';
+import { callDayShardOf, hourAttribute } from './call-day-counts.js';
 
 /**
  * Calls: high-volume records in one partition per company and UTC day (ids are time-sortable),
@@ -45,11 +47,25 @@ export async function findCallByCarrierId(carrier: string, carrierCallId: string
   return call ? { companyId: lookup.company_id, call } : undefined;
 }
 
+/**
+ * The Update that counts a new call in its UTC day and hour (atomic ADD; shared/calls/call-day-counts.ts),
+ * in the day's shard its id picks, for the transaction that writes the call: a call is counted
+ * exactly when it exists. Calls are never deleted and carry no TTL, so the counts never go down.
+ */
+export function callDayCountUpdate(companyId: number, callId: number): TransactItem {
+  const day = dayOfId(callId);
+  return rollupCellUpdate(keys.callDayCount(companyId, day, callDayShardOf(callId)), { calls: 1, [hourAttribute(new Date(timeOfId(callId)).getUTCHours())]: 1 }, { day });
+}
+
 /** Fresh ids drawn for a new call whose id another call of the company already has. */
 const ID_ATTEMPTS = 5;
 
+/** Retries (with a short random pause) when a concurrent call's transaction held the same day-count shard. */
+const CONFLICT_ATTEMPTS = 8;
+
 /**
- * Writes a new call with its uuid and carrier-call lookups in one transaction. False when the
+ * Writes a new call with its uuid and carrier-call lookups, and counts it in its day
+ * (callDayCountUpdate), in one transaction. False when the
  * carrier's call already has a record (a retried webhook that raced the first). When another call
  * of the company got the same id (same millisecond and random part), `call.id` is drawn again for
  * the same millisecond and the write retried.
@@ -60,6 +76,7 @@ export async function createCall(
   /** Writes that must happen with the call or not at all (its events' outbox items). */
   alongside: readonly TransactItem[] = [],
 ): Promise<boolean> {
+  let conflicts = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       await db.send(
@@ -87,6 +104,8 @@ export async function createCall(
               },
             },
             ...alongside,
+            // Last, so the cancellation reasons above keep their places.
+            callDayCountUpdate(companyId, call.id),
           ],
         }),
       );
@@ -95,6 +114,12 @@ export async function createCall(
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       if (reasons[2]?.Code === 'ConditionalCheckFailed') return false;
+      // Another call's transaction held the same day-count shard that moment: nothing was written, try again.
+      if (reasons.some((reason) => reason.Code === 'TransactionConflict') && ++conflicts <= CONFLICT_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * conflicts));
+        attempt--;
+        continue;
+      }
       if (reasons[0]?.Code === 'ConditionalCheckFailed' && attempt < ID_ATTEMPTS) {
         call.id = timeSortableId(timeOfId(call.id));
         continue;

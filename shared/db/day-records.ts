@@ -61,10 +61,12 @@ export interface DayPageRequest {
   toMs: number;
   limit: number;
   accept?: (record: StoredRecord) => boolean;
+  /** When known (from a count of the records per day), the only days that can hold records: no other day is queried. */
+  days?: ReadonlySet<string>;
 }
 
 /**
- * Day partitions one page may read. A long window over sparse data stops here and answers
+ * Day partitions one page may read (queried days: with `days`, days skipped do not count). A long window over sparse data stops here and answers
  * what it found with `resumeBeforeId`, which the caller turns into the next cursor, so no
  * request walks years of empty days (and none goes on working after its client gave up).
  */
@@ -78,8 +80,8 @@ export interface DayPage {
 }
 
 /**
- * Records between two times, newest first: one Query per day partition, from the newest day
- * back, stopping as soon as `limit` records are found. Nothing exists before the id epoch, so
+ * Records between two times, newest first: one Query per day partition (of `days` when given),
+ * from the newest day back, stopping as soon as `limit` records are found. Nothing exists before the id epoch, so
  * the window starts there at the earliest.
  */
 export async function queryDayRecords(request: DayPageRequest): Promise<DayPage> {
@@ -88,6 +90,7 @@ export async function queryDayRecords(request: DayPageRequest): Promise<DayPage>
   const upper = request.beforeId !== undefined ? Math.min(request.toMs, timeOfId(request.beforeId)) : request.toMs;
   let days = 0;
   for (let dayStart = Date.parse(`${dayOfTime(upper)}T00:00:00Z`); dayStart + DAY_MS > fromMs; dayStart -= DAY_MS) {
+    if (request.days && !request.days.has(dayOfTime(dayStart))) continue;
     if (++days > MAX_DAYS_PER_PAGE) return { records, exhausted: false, resumeBeforeId: firstIdAt(dayStart + DAY_MS) };
     let startKey: Record<string, unknown> | undefined;
     // The key range of the day that can hold records of [fromMs, upper] (ids encode their time).

@@ -99,6 +99,21 @@ export const keys = {
   /** When a buyer last paid for a caller, for the duplicate timeframe of conversions. */
   lastConversion: (companyId: number, scope: string, caller: string): Key => ({ pk: `${companyPrefix(companyId)}#conversions#${scope}`, sk: caller }),
 
+  /**
+   * Calls created per company and UTC day (shared/calls/call-day-counts.ts): `calls` and one
+   * count per UTC hour (`h00`..`h23`), added in the transaction that creates the call, in one of
+   * the day's shards (`<day>#<shard 00..15>`, so concurrent calls seldom touch one item); one
+   * partition per company, so a list's window is one Query of its days' shards.
+   */
+  callDayCounts: (companyId: number): string => `${companyPrefix(companyId)}#call_day_counts`,
+  callDayCount: (companyId: number, day: string, shard: number): Key => ({ pk: keys.callDayCounts(companyId), sk: `${day}#${String(shard).padStart(2, '0')}` }),
+  /** The day-count partition and the sort key bounds of every shard of days `first`..`last`. */
+  callDayCountDays: (companyId: number, first: string, last: string): { pk: string; low: string; high: string } => ({
+    pk: keys.callDayCounts(companyId),
+    low: `${first}#`,
+    high: `${last}#\uffff`,
+  }),
+
   /** Call statistics rolled up per UTC hour and category value (reports never read calls). */
   callRollup: (companyId: number, day: string, hour: string, category: string, value: string): Key => ({
     pk: `${companyPrefix(companyId)}#call_rollups#${day}`,

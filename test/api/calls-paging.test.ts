@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CALL_DAY_COUNT_SHARDS } from '../../shared/calls/call-day-counts.js';
 import { createCall, type CallRecord } from '../../shared/calls/call-store.js';
-import { db } from '../../shared/db/client.js';
+import { db, tableName } from '../../shared/db/client.js';
 import { timeSortableId } from '../../shared/db/ids.js';
 import { keys } from '../../shared/db/keys.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
@@ -108,7 +109,7 @@ function dayQuery(extra: string): string {
 }
 
 describe('a reporting client paging a day of 1,000 calls', () => {
-  it('gets every call exactly once with root=false&columns=..., by cursor, 250 a page, reading only that day by Query', async () => {
+  it('gets every call exactly once with root=false&columns=..., by cursor, 250 a page, reading only that day (and its day count) by Query', async () => {
     const send_ = vi.spyOn(db, 'send');
     const seen: number[] = [];
     const pageSizes: number[] = [];
@@ -142,8 +143,11 @@ describe('a reporting client paging a day of 1,000 calls', () => {
     expect(commands.some((command) => command instanceof ScanCommand)).toBe(false);
     const dayPartition = keys.dayPartition(company.id, 'calls', day);
     const queries = commands.filter((command) => command instanceof QueryCommand) as unknown as QueryCommand[];
-    expect(queries.length).toBeGreaterThanOrEqual(4);
-    for (const query of queries) expect(query.input.ExpressionAttributeValues?.[':pk']).toBe(dayPartition);
+    const partitions = queries.map((query) => query.input.ExpressionAttributeValues?.[':pk']);
+    // Each page: one Query of the window's day counts, then only the day that has calls.
+    expect(partitions.filter((pk) => pk === keys.callDayCounts(company.id))).toHaveLength(pageSizes.length);
+    expect(partitions.filter((pk) => pk === dayPartition).length).toBeGreaterThanOrEqual(4);
+    expect(partitions.every((pk) => pk === dayPartition || pk === keys.callDayCounts(company.id))).toBe(true);
   });
 
   it('gets the same calls, in the same order, as CSV pages and as page numbers', async () => {
@@ -194,5 +198,15 @@ describe('a reporting client paging a day of 1,000 calls', () => {
       cursor = next;
     }
     expect(seen).toEqual(expected);
+    // Counted by reading the day's calls (1,000 of them, under the bound); the whole day from its day count.
+    const filtered = await send(gateway, { path: dayQuery('per_page=25&columns=id&buyer_id=3&buyer_converted=true'), authorization: company.authorization });
+    expect(filtered.body.metadata.total_count).toBe(expected.length);
+    const whole = await send(gateway, { path: dayQuery('per_page=25&columns=id'), authorization: company.authorization });
+    expect(whole.body.metadata.total_count).toBe(CALLS_IN_DAY);
+    // That day count is the sum of the day's shards, every shard used by 1,000 random ids.
+    const range = keys.callDayCountDays(company.id, day, day);
+    const shards = await db.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high', ExpressionAttributeValues: { ':pk': range.pk, ':low': range.low, ':high': range.high } }));
+    expect(shards.Items).toHaveLength(CALL_DAY_COUNT_SHARDS);
+    expect((shards.Items ?? []).reduce((sum, item) => sum + (item.calls as number), 0)).toBe(CALLS_IN_DAY);
   });
 });

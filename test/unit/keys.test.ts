@@ -25,6 +25,8 @@ describe('documented key shapes (docs/table-design.md)', () => {
     ['day partition of a high-volume resource', () => keys.dayPartition(7, 'calls', '2026-11-21'), 'C#7#calls#2026-11-21'],
     ['live calls (gsi1)', () => keys.liveCalls(7), 'C#7#live_calls'],
     ['calls of a caller (gsi2)', () => keys.callsOfCaller(7, '+14155552671'), 'C#7#calls_of#+14155552671'],
+    ['call day count shard', () => keys.callDayCount(7, '2026-11-21', 3), { pk: 'C#7#call_day_counts', sk: '2026-11-21#03' }],
+    ['call day count partition', () => keys.callDayCounts(7), 'C#7#call_day_counts'],
   ])('%s', (_label, build, documented) => {
     // Built inside the test (not in the table) so that mutation testing sees which test covers it.
     expect(build()).toEqual(documented);
@@ -47,6 +49,7 @@ function companyKeys(companyId: number): Record<string, string> {
     lastConversion: pair(keys.lastConversion(companyId, 'b1', '+14155552671')),
     callRollup: pair(keys.callRollup(companyId, '2026-11-21', '10', 'offer', '1')),
     callRollupHours: keys.callRollupHours(companyId, '2026-11-21', '00', '23').pk,
+    callDayCount: pair(keys.callDayCount(companyId, '2026-11-21', 3)),
     chargeRollup: pair(keys.chargeRollup(companyId, '2026-11-21', 'analysis')),
     sequence: pair(keys.sequence(companyId, 'buyers')),
     lookup: pair(keys.lookup(companyId, 'buyers', 'user_buyer_id', 'b-1')),
@@ -117,6 +120,17 @@ describe('keys that tell items of one kind apart', () => {
     const inside = (key: Key) => key.pk === range.pk && key.sk >= range.low && key.sk <= range.high;
     for (const key of [cell('08'), cell('09', 'buyer', '77'), cell('10'), cell('10', 'zzz', '\u00ff'), cell('08', '', '')]) expect(inside(key), key.sk).toBe(true);
     for (const key of [cell('07', 'zzz', '\u00ff'), cell('11', '', ''), keys.callRollup(5, '2026-11-22', '09', 'offer', '1')]) expect(inside(key), key.sk).toBe(false);
+  });
+
+  it('keeps a call day count per day and shard, and bounds every shard of days first..last, nothing else', () => {
+    const base = keys.callDayCount(5, '2026-11-21', 0);
+    expect(keys.callDayCount(5, '2026-11-21', 15).pk).toBe(base.pk);
+    expect(keys.callDayCount(5, '2026-11-21', 15).sk).not.toBe(base.sk);
+    const range = keys.callDayCountDays(5, '2026-11-20', '2026-11-21');
+    expect(range.pk).toBe(base.pk);
+    const inside = (key: Key) => key.pk === range.pk && key.sk >= range.low && key.sk <= range.high;
+    for (const key of [keys.callDayCount(5, '2026-11-20', 0), keys.callDayCount(5, '2026-11-20', 15), keys.callDayCount(5, '2026-11-21', 15)]) expect(inside(key), key.sk).toBe(true);
+    for (const key of [keys.callDayCount(5, '2026-11-19', 15), keys.callDayCount(5, '2026-11-22', 0), keys.callDayCount(6, '2026-11-21', 0)]) expect(inside(key), key.sk).toBe(false);
   });
 
   it('orders charge rollups by day, so a day range is one key range', () => {
