@@ -26,7 +26,8 @@ import { publishStaged, stageMessages } from '../events/outbox.js';
 import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
 import { author, changeLogWrites, retryLogCollision } from './change-log.js';
-import { allColumns, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
+import { envelopeAssociations } from './associations.js';
+import { allColumns, checkedForeignKeys, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
 import { recordPredicate } from './list-conditions.js';
 import { resourceListSchema } from './list-schema.js';
 import { resourceRoutings } from './routing.js';
@@ -86,10 +87,10 @@ function checkRecord(resource: ResourceDefinition, record: Record<string, unknow
   if (errors && Object.keys(errors).length) throw new ValidationError(errors);
 }
 
-/** Every foreign key set in `fields` must name a record of the caller's company. */
+/** Every foreign key set in `fields` (associations' id lists too) must name a record of the caller's company. */
 async function checkForeignKeys(resource: ResourceDefinition, companyId: number, fields: Record<string, unknown>): Promise<void> {
   const errors: FieldErrors = {};
-  for (const [field, foreignKey] of Object.entries(resource.foreignKeys ?? {})) {
+  for (const [field, foreignKey] of Object.entries(checkedForeignKeys(resource))) {
     const value = fields[field];
     if (value === null || value === undefined) continue;
     const ids = (Array.isArray(value) ? value : [value]) as number[];
@@ -170,8 +171,11 @@ function serializerOf(resource: ResourceDefinition, params: Params): string | un
 
 export async function recordResult(resource: ResourceDefinition, request: OperationRequest, record: StoredRecord, revealed: Record<string, unknown> = {}): Promise<OperationResult> {
   const serializer = serializerOf(resource, request.params);
-  const [serialized] = await serializeMany(resource, hookContext(request), [record], { grid: isGrid(serializer) });
-  return { kind: 'record', root: rootOf(resource, record), record: { ...serialized!, ...revealed }, associations: resource.associationsOf?.(record) };
+  const [[serialized], [associations]] = await Promise.all([
+    serializeMany(resource, hookContext(request), [record], { grid: isGrid(serializer) }),
+    envelopeAssociations(resource, request.auth.companyId, [record]),
+  ]);
+  return { kind: 'record', root: rootOf(resource, record), record: { ...serialized!, ...revealed }, associations };
 }
 
 /** The `revealedOnWrite` attributes this write set (shown in its response only). */
@@ -294,7 +298,8 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const input = writableInput(resource, request.params);
       const prefill = sentFields(validate(resource.updateSchema, input), input);
       const draft = { ...resource.defaults, ...prefill };
-      return { kind: 'record', root: rootOf(resource, draft), record: serializeDefaults(resource, prefill), associations: resource.associationsOf?.(draft) };
+      const [associations] = await envelopeAssociations(resource, request.auth.companyId, [draft]);
+      return { kind: 'record', root: rootOf(resource, draft), record: serializeDefaults(resource, prefill), associations };
     },
 
     create: async (request) => {
