@@ -287,6 +287,12 @@ export interface RecordPageRequest {
   afterId?: number;
   /** Keep only records passing this; the query reads on until `limit` pass or none are left. */
   accept?: (record: StoredRecord) => boolean;
+  /**
+   * Read only these attributes of each record (a ProjectionExpression; `id` is always read):
+   * what a re-ordered or filtered numbered page needs to pick its rows. DynamoDB still charges
+   * for the whole items read, but returns, parses and holds only these.
+   */
+  attributes?: readonly string[];
   stats?: ReadStats;
 }
 
@@ -307,6 +313,12 @@ function queryLimit(missing: number, filtered: boolean): number | undefined {
   return filtered ? Math.max(missing, FILTERED_MIN_LIMIT) : Math.max(1, missing);
 }
 
+/** A ProjectionExpression of `id` and the given attributes, every name a placeholder (`name`, `number` are reserved words). */
+function projectionOf(attributes: readonly string[]): { expression: string; names: Record<string, string> } {
+  const wanted = [...new Set(['id', ...attributes])];
+  return { expression: wanted.map((_, index) => `#p${index}`).join(', '), names: Object.fromEntries(wanted.map((name, index) => [`#p${index}`, name])) };
+}
+
 /**
  * Records in id order, reading only as many items as it takes to find `limit` matches: each
  * Query asks for the number still missing, so an unfiltered page reads exactly its records.
@@ -322,6 +334,7 @@ export async function queryRecordPage(request: RecordPageRequest): Promise<{ rec
     else high = request.afterId - 1;
   }
   if (low > high) return { records, exhausted: true };
+  const projection = request.attributes ? projectionOf(request.attributes) : undefined;
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
@@ -329,6 +342,7 @@ export async function queryRecordPage(request: RecordPageRequest): Promise<{ rec
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
         ExpressionAttributeValues: { ':pk': pk, ':low': padId(low), ':high': padId(high) },
+        ...(projection ? { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names } : {}),
         ScanIndexForward: request.direction === 'asc',
         Limit: queryLimit(request.limit - records.length, Boolean(request.accept)),
         ExclusiveStartKey: startKey,
@@ -351,5 +365,11 @@ export async function queryRecordPage(request: RecordPageRequest): Promise<{ rec
 /** Every record of a company's resource, in id order (configuration sets are small). */
 export async function queryAllRecords(companyId: number, resource: string, stats?: ReadStats): Promise<StoredRecord[]> {
   const { records } = await queryRecordPage({ companyId, resource, direction: 'asc', limit: Number.MAX_SAFE_INTEGER, stats });
+  return records;
+}
+
+/** `id` and the given attributes of every record of a company's resource, in id order (one projected Query per 1 MB of items). */
+export async function queryRecordAttributes(companyId: number, resource: string, attributes: readonly string[], stats?: ReadStats): Promise<Array<Record<string, unknown> & { id: number }>> {
+  const { records } = await queryRecordPage({ companyId, resource, direction: 'asc', limit: Number.MAX_SAFE_INTEGER, attributes, stats });
   return records;
 }

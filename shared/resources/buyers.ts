@@ -121,6 +121,8 @@ export const buyers = defineResource({
   },
   columns: [...READABLE, ...EXTRA_COLUMNS],
   order: { values: BUYER_ORDER_VALUES, default: 'id' },
+  // Live counters (the enrich hook's columns): a page ordered by them reads every buyer's counters.
+  computedOrder: BUYER_ORDER_VALUES.filter((value) => value === 'last_call_at' || value.endsWith('_used')),
   filters: { number: { schema: phoneOrSipParam }, paused: { schema: booleanParam } },
   fulltextFields: ['name', 'number', 'user_buyer_id'],
   serializers: ['buyer', 'buyer_grid'],

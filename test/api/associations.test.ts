@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
-import { useRequestLog } from '../fixtures/request-log.js';
+import { useDynamoRequests } from '../fixtures/dynamo-requests.js';
 
 /**
  * The envelope's `associations` (docs/resources.md, "Associations"): the records a record's id
@@ -10,7 +10,7 @@ import { useRequestLog } from '../fixtures/request-log.js';
  * on write and on read; read with one BatchGetItem; deleted records left out; never on lists.
  */
 const gateway = useGateway();
-const log = useRequestLog();
+const log = useDynamoRequests();
 let company: TestCompany;
 let other: TestCompany;
 
