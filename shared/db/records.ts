@@ -368,8 +368,22 @@ export async function queryAllRecords(companyId: number, resource: string, stats
   return records;
 }
 
-/** `id` and the given attributes of every record of a company's resource, in id order (one projected Query per 1 MB of items). */
-export async function queryRecordAttributes(companyId: number, resource: string, attributes: readonly string[], stats?: ReadStats): Promise<Array<Record<string, unknown> & { id: number }>> {
-  const { records } = await queryRecordPage({ companyId, resource, direction: 'asc', limit: Number.MAX_SAFE_INTEGER, attributes, stats });
-  return records;
+/**
+ * Every record of a company's resource, for picking a page by an order or filters: a set of up
+ * to `wholeUpTo` records is read whole, in one Query, and is its own page's rows (`whole`);
+ * a larger one goes on from there with a projected Query of `id` and `attributes` only (one per
+ * 1 MB of items read), and the page's rows are read by id afterwards.
+ */
+export async function queryRecordsToPick(
+  companyId: number,
+  resource: string,
+  attributes: readonly string[],
+  wholeUpTo: number,
+  stats?: ReadStats,
+): Promise<{ records: Array<Record<string, unknown> & { id: number }>; whole: boolean }> {
+  const first = await queryRecordPage({ companyId, resource, direction: 'asc', limit: wholeUpTo + 1, stats });
+  const last = first.records[first.records.length - 1];
+  if (first.records.length <= wholeUpTo || !last) return { records: first.records, whole: true };
+  const rest = await queryRecordPage({ companyId, resource, direction: 'asc', limit: Number.MAX_SAFE_INTEGER, afterId: last.id, attributes, stats });
+  return { records: [...first.records, ...rest.records], whole: false };
 }

@@ -33,16 +33,23 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-/** The page's buyer record and counter keys asked for by BatchGetItem, and whether any Query read whole items. */
+/**
+ * What the last list read of the buyers partition: the record and counter keys BatchGetItem
+ * asked for, the Limit of each Query that read whole items, and how many Queries were projected.
+ */
 function reads() {
   const keys = requests.batchGetKeys().filter((key) => key.pk.endsWith('#buyers'));
   const queries = requests.requests.filter((request) => request.command === 'QueryCommand' && String((request.input.ExpressionAttributeValues as Record<string, unknown>)[':pk']).endsWith('#buyers'));
   return {
     records: keys.filter((key) => !key.sk.startsWith('stats#')).length,
     counters: keys.filter((key) => key.sk.startsWith('stats#')).length,
-    wholeItemQueries: queries.filter((query) => query.input.ProjectionExpression === undefined).length,
+    wholeQueryLimits: queries.filter((query) => query.input.ProjectionExpression === undefined).map((query) => query.input.Limit),
+    projectedQueries: queries.filter((query) => query.input.ProjectionExpression !== undefined).length,
   };
 }
+
+/** A page picked by order or filters: the first 500 buyers (and one more) read whole, the rest projected, then the page's rows by id. */
+const PICKED = (rows: number) => ({ records: rows, counters: rows, wholeQueryLimits: [501], projectedQueries: 1 });
 
 async function page(query: string): Promise<{ rows: Record<string, any>[]; metadata: Record<string, any> }> {
   requests.reset();
@@ -58,8 +65,8 @@ describe('numbered buyer pages at 1,000 buyers', () => {
       const { rows, metadata } = await page(`order=name&page=${number}`);
       expect(rows.map((row) => row.name)).toEqual(sorted.slice((number - 1) * 25, number * 25).map(([, name]) => name));
       expect(metadata).toMatchObject({ total_count: BUYERS, page: number, per_page: 25, total_pages: 40 });
-      // Counters read for the 25 rows shown only; the rest of the set was read as projected attributes.
-      expect(reads()).toEqual({ records: 25, counters: 25, wholeItemQueries: 0 });
+      // Counters read for the 25 rows shown only; past the first 501 the set was read as projected attributes.
+      expect(reads()).toEqual(PICKED(25));
       expect(rows.every((row) => row.attempt_total_used === 0 && row.concurrency_cap_used === 0)).toBe(true);
     }
   });
@@ -69,21 +76,34 @@ describe('numbered buyer pages at 1,000 buyers', () => {
     const { rows, metadata } = await page('paused=true&order=name&order_dir=desc&page=2&per_page=10');
     expect(rows.map((row) => row.id)).toEqual(paused.slice(10, 20).map(([id]) => id));
     expect(metadata.total_count).toBe(paused.length);
-    expect(reads()).toEqual({ records: 10, counters: 10, wholeItemQueries: 0 });
+    expect(reads()).toEqual(PICKED(10));
 
     const searched = await page('fulltext=buyer%2000&order=id&order_dir=desc');
     const expected = [...names].filter(([, name]) => name.toLowerCase().includes('buyer 00')).map(([id]) => id).sort((a, b) => b - a);
     expect(searched.metadata.total_count).toBe(expected.length);
     expect(searched.rows.map((row) => row.id)).toEqual(expected.slice(0, 25));
-    expect(reads()).toEqual({ records: 25, counters: 25, wholeItemQueries: 0 });
+    expect(reads()).toEqual(PICKED(25));
   });
 
-  it('leaves id-ordered and cursor pages as they were: the page read whole, nothing projected', async () => {
+  it('leaves id-ordered and cursor pages as they were: only up to the page read, whole, nothing projected', async () => {
     const first = await page('page=2');
     expect(first.rows.map((row) => row.id)).toEqual([...names.keys()].sort((a, b) => a - b).slice(25, 50));
-    expect(reads()).toMatchObject({ records: 0, counters: 25 });
+    expect(reads()).toEqual({ records: 0, counters: 25, wholeQueryLimits: [50], projectedQueries: 0 });
     const cursor = await page('cursor=-1&per_page=25');
     expect(cursor.rows).toHaveLength(25);
-    expect(reads()).toMatchObject({ records: 0, counters: 25 });
+    expect(reads()).toEqual({ records: 0, counters: 25, wholeQueryLimits: [26], projectedQueries: 0 });
+  });
+
+  it('a small set is read whole in one Query and is its own page: still only the page enriched', async () => {
+    const small = await createTestCompany('list-enrichment-small');
+    for (const name of ['Delta', 'Alpha', 'Charlie', 'Bravo']) {
+      const reply = await call(gateway, { method: 'POST', path: '/api/v1/buyers', authorization: small.authorization, json: { name } });
+      expect(reply.status, reply.text).toBe(200);
+    }
+    requests.reset();
+    const reply = await call(gateway, { path: '/api/v1/buyers?order=name&per_page=3&page=1', authorization: small.authorization });
+    expect(reply.body.buyers.map((row: Record<string, unknown>) => row.name)).toEqual(['Alpha', 'Bravo', 'Charlie']);
+    expect(reply.body.metadata).toMatchObject({ total_count: 4, total_pages: 2 });
+    expect(reads()).toEqual({ records: 0, counters: 3, wholeQueryLimits: [501], projectedQueries: 0 });
   });
 });
