@@ -293,6 +293,8 @@ export interface RecordPageRequest {
    * for the whole items read, but returns, parses and holds only these.
    */
   attributes?: readonly string[];
+  /** Stop after this many Query calls (`exhausted` says whether the set ended). */
+  maxQueries?: number;
   stats?: ReadStats;
 }
 
@@ -336,6 +338,7 @@ export async function queryRecordPage(request: RecordPageRequest): Promise<{ rec
   if (low > high) return { records, exhausted: true };
   const projection = request.attributes ? projectionOf(request.attributes) : undefined;
   let startKey: Record<string, unknown> | undefined;
+  let queries = 0;
   do {
     const page = await db.send(
       new QueryCommand({
@@ -358,7 +361,8 @@ export async function queryRecordPage(request: RecordPageRequest): Promise<{ rec
       if (records.length >= request.limit) break;
     }
     startKey = page.LastEvaluatedKey;
-  } while (startKey && records.length < request.limit);
+    queries += 1;
+  } while (startKey && records.length < request.limit && queries < (request.maxQueries ?? Number.POSITIVE_INFINITY));
   return { records, exhausted: !startKey && records.length < request.limit };
 }
 
@@ -369,21 +373,23 @@ export async function queryAllRecords(companyId: number, resource: string, stats
 }
 
 /**
- * Every record of a company's resource, for picking a page by an order or filters: a set of up
- * to `wholeUpTo` records is read whole, in one Query, and is its own page's rows (`whole`);
- * a larger one goes on from there with a projected Query of `id` and `attributes` only (one per
- * 1 MB of items read), and the page's rows are read by id afterwards.
+ * Every record of a company's resource, for picking a page by an order or filters. The first
+ * Query reads whole items, as a whole-set read would: a set that fits its response (1 MB of
+ * items) is read in that one request and is its own page's rows (`whole`). A larger set goes on
+ * from there with projected Queries of `id` and `attributes` only, and the page's rows are read
+ * by id afterwards. (DynamoDB charges a projected read for the whole items; the projection saves
+ * what is sent, parsed and held, not read units.)
  */
 export async function queryRecordsToPick(
   companyId: number,
   resource: string,
   attributes: readonly string[],
-  wholeUpTo: number,
   stats?: ReadStats,
 ): Promise<{ records: Array<Record<string, unknown> & { id: number }>; whole: boolean }> {
-  const first = await queryRecordPage({ companyId, resource, direction: 'asc', limit: wholeUpTo + 1, stats });
+  const all = Number.MAX_SAFE_INTEGER;
+  const first = await queryRecordPage({ companyId, resource, direction: 'asc', limit: all, maxQueries: 1, stats });
   const last = first.records[first.records.length - 1];
-  if (first.records.length <= wholeUpTo || !last) return { records: first.records, whole: true };
-  const rest = await queryRecordPage({ companyId, resource, direction: 'asc', limit: Number.MAX_SAFE_INTEGER, afterId: last.id, attributes, stats });
+  if (first.exhausted || !last) return { records: first.records, whole: true };
+  const rest = await queryRecordPage({ companyId, resource, direction: 'asc', limit: all, afterId: last.id, attributes, stats });
   return { records: [...first.records, ...rest.records], whole: false };
 }

@@ -18,7 +18,7 @@ import { assertItemWithin } from '../db/item-limits.js';
 import { cursorKey, cursorPosition, nextCursor } from '../http/list-cursor.js';
 import { csvResponse, toCsv } from '../http/csv.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../http/errors.js';
-import { MAX_PER_PAGE, paginate, sortRecords, type ListParams } from '../http/list-params.js';
+import { paginate, sortRecords, type ListParams } from '../http/list-params.js';
 import type { Operation, OperationRequest, OperationResult, Params } from '../http/request.js';
 import type { RouteGroup } from '../http/route-groups.js';
 import { rowsWithinBudget } from '../http/response-budget.js';
@@ -222,12 +222,6 @@ async function cursorPage(
   };
 }
 
-/**
- * A set this small is read whole when a numbered page picks its rows by an order or filters (one
- * Query, no second read); a larger one is read projected past it, then the page by id.
- */
-const WHOLE_SET_RECORDS = MAX_PER_PAGE;
-
 /** Which records a list keeps, and the stored attributes that decides it from. */
 interface ListFilter {
   accept: ((record: Record<string, unknown>) => boolean) | undefined;
@@ -236,8 +230,8 @@ interface ListFilter {
 
 /**
  * Page-number paging. Unfiltered id order reads only up to the page. Other orders and filters
- * pick the page from the stored attributes they need (past the first WHOLE_SET_RECORDS, read with
- * a projected Query of the partition), then read and show only the page's records, so
+ * pick the page from the stored attributes they need (past the first Query's 1 MB, read with a
+ * projected Query of the partition), then read and show only the page's records, so
  * enrichment (live counters, associations) and serialisation cost a page, not the set. Orders by
  * a computed column (`computedOrder`: live counters) show the whole set to sort it by the shown value.
  */
@@ -269,11 +263,11 @@ async function numberedPage(
     const page = paginate(sortRecords(keyed, sort.attribute, sort.direction), params.page, params.per_page);
     return { rows: page.items.map((item) => item.row), metadata: metadata(page.total_count) };
   }
-  // `ids` names at most MAX_PER_PAGE records, and a set of up to WHOLE_SET_RECORDS is read whole
-  // in one Query (what one page of 500 reads anyway): then the candidates are the page's rows.
+  // `ids` names at most MAX_PER_PAGE records, and a set that fits one Query response is read whole:
+  // then the candidates are the page's rows, with no second read.
   const { records: candidates, whole } = params.ids
     ? { records: await getRecords(companyId, resource.name, params.ids), whole: true }
-    : await queryRecordsToPick(companyId, resource.name, [sort.attribute, ...filter.attributes], WHOLE_SET_RECORDS);
+    : await queryRecordsToPick(companyId, resource.name, [sort.attribute, ...filter.attributes]);
   const kept = accept ? candidates.filter(accept) : candidates;
   const page = paginate(sortRecords(kept, sort.attribute, sort.direction), params.page, params.per_page);
   const records = whole ? (page.items as StoredRecord[]) : await getRecords(companyId, resource.name, page.items.map((item) => item.id));
