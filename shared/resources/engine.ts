@@ -222,8 +222,8 @@ async function cursorPage(
   };
 }
 
-/** Which records a list keeps, and the stored attributes that decides it from. */
-interface ListFilter {
+/** Which records a list keeps, and the stored attributes it decides that from. */
+interface ListSelection {
   accept: ((record: Record<string, unknown>) => boolean) | undefined;
   attributes: readonly string[];
 }
@@ -239,7 +239,7 @@ async function numberedPage(
   resource: ResourceDefinition,
   companyId: number,
   params: ListParams,
-  filter: ListFilter,
+  filter: ListSelection,
   serialize: Serializer,
 ): Promise<ListedPage> {
   const { accept } = filter;
