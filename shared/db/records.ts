@@ -287,6 +287,14 @@ export interface RecordPageRequest {
   afterId?: number;
   /** Keep only records passing this; the query reads on until `limit` pass or none are left. */
   accept?: (record: StoredRecord) => boolean;
+  /**
+   * Read only these attributes of each record (a ProjectionExpression; `id` is always read):
+   * what a re-ordered or filtered numbered page needs to pick its rows. DynamoDB still charges
+   * for the whole items read, but returns, parses and holds only these.
+   */
+  attributes?: readonly string[];
+  /** Stop after this many Query calls (`exhausted` says whether the set ended). */
+  maxQueries?: number;
   stats?: ReadStats;
 }
 
@@ -307,6 +315,12 @@ function queryLimit(missing: number, filtered: boolean): number | undefined {
   return filtered ? Math.max(missing, FILTERED_MIN_LIMIT) : Math.max(1, missing);
 }
 
+/** A ProjectionExpression of `id` and the given attributes, every name a placeholder (`name`, `number` are reserved words). */
+function projectionOf(attributes: readonly string[]): { expression: string; names: Record<string, string> } {
+  const wanted = [...new Set(['id', ...attributes])];
+  return { expression: wanted.map((_, index) => `#p${index}`).join(', '), names: Object.fromEntries(wanted.map((name, index) => [`#p${index}`, name])) };
+}
+
 /**
  * Records in id order, reading only as many items as it takes to find `limit` matches: each
  * Query asks for the number still missing, so an unfiltered page reads exactly its records.
@@ -322,13 +336,16 @@ export async function queryRecordPage(request: RecordPageRequest): Promise<{ rec
     else high = request.afterId - 1;
   }
   if (low > high) return { records, exhausted: true };
+  const projection = request.attributes ? projectionOf(request.attributes) : undefined;
   let startKey: Record<string, unknown> | undefined;
+  let queries = 0;
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
         ExpressionAttributeValues: { ':pk': pk, ':low': padId(low), ':high': padId(high) },
+        ...(projection ? { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names } : {}),
         ScanIndexForward: request.direction === 'asc',
         Limit: queryLimit(request.limit - records.length, Boolean(request.accept)),
         ExclusiveStartKey: startKey,
@@ -344,7 +361,8 @@ export async function queryRecordPage(request: RecordPageRequest): Promise<{ rec
       if (records.length >= request.limit) break;
     }
     startKey = page.LastEvaluatedKey;
-  } while (startKey && records.length < request.limit);
+    queries += 1;
+  } while (startKey && records.length < request.limit && queries < (request.maxQueries ?? Number.POSITIVE_INFINITY));
   return { records, exhausted: !startKey && records.length < request.limit };
 }
 
@@ -352,4 +370,26 @@ export async function queryRecordPage(request: RecordPageRequest): Promise<{ rec
 export async function queryAllRecords(companyId: number, resource: string, stats?: ReadStats): Promise<StoredRecord[]> {
   const { records } = await queryRecordPage({ companyId, resource, direction: 'asc', limit: Number.MAX_SAFE_INTEGER, stats });
   return records;
+}
+
+/**
+ * Every record of a company's resource, for picking a page by an order or filters. The first
+ * Query reads whole items, as a whole-set read would: a set that fits its response (1 MB of
+ * items) is read in that one request and is its own page's rows (`whole`). A larger set goes on
+ * from there with projected Queries of `id` and `attributes` only, and the page's rows are read
+ * by id afterwards. (DynamoDB charges a projected read for the whole items; the projection saves
+ * what is sent, parsed and held, not read units.)
+ */
+export async function queryRecordsToPick(
+  companyId: number,
+  resource: string,
+  attributes: readonly string[],
+  stats?: ReadStats,
+): Promise<{ records: Array<Record<string, unknown> & { id: number }>; whole: boolean }> {
+  const all = Number.MAX_SAFE_INTEGER;
+  const first = await queryRecordPage({ companyId, resource, direction: 'asc', limit: all, maxQueries: 1, stats });
+  const last = first.records[first.records.length - 1];
+  if (first.exhausted || !last) return { records: first.records, whole: true };
+  const rest = await queryRecordPage({ companyId, resource, direction: 'asc', limit: all, afterId: last.id, attributes, stats });
+  return { records: [...first.records, ...rest.records], whole: false };
 }

@@ -5,7 +5,7 @@ import { parseTokenFilterList, parseTokenList } from '../routing/token-filters.j
 import { BUYER_WRITABLE_FIELDS, buyerWritable, checkBuyer, phoneOrSipParam } from './buyer-fields.js';
 import { METRICS, PERIODS } from '../buyers/counter-model.js';
 import { defineResource } from './define.js';
-import { idListParam } from './field-schemas.js';
+import { idListUpTo, MAX_ASSOCIATED_BUYERS } from './field-schemas.js';
 import * as routing from './routing.js';
 
 /** `<metric>_<period>_used` and `_limit` for every metric and period, in the reference's order. */
@@ -121,6 +121,8 @@ export const buyers = defineResource({
   },
   columns: [...READABLE, ...EXTRA_COLUMNS],
   order: { values: BUYER_ORDER_VALUES, default: 'id' },
+  // Live counters (the enrich hook's columns): a page ordered by them reads every buyer's counters.
+  computedOrder: BUYER_ORDER_VALUES.filter((value) => value === 'last_call_at' || value.endsWith('_used')),
   filters: { number: { schema: phoneOrSipParam }, paused: { schema: booleanParam } },
   fulltextFields: ['name', 'number', 'user_buyer_id'],
   serializers: ['buyer', 'buyer_grid'],
@@ -165,11 +167,12 @@ export const buyerGroups = defineResource({
   root: 'buyer_group',
   plural: 'buyer_groups',
   type: 'BuyerGroup',
-  createSchema: v.object({ name: presentString, buyer_ids: v.optional(idListParam) }),
-  updateSchema: v.object({ name: v.optional(presentString), buyer_ids: v.optional(idListParam) }),
+  createSchema: v.object({ name: presentString, buyer_ids: v.optional(idListUpTo(MAX_ASSOCIATED_BUYERS)) }),
+  updateSchema: v.object({ name: v.optional(presentString), buyer_ids: v.optional(idListUpTo(MAX_ASSOCIATED_BUYERS)) }),
   defaults: { buyer_ids: [] },
   columns: ['company_id', 'name', 'buyer_ids'],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name'],
-  foreignKeys: { buyer_ids: { resource: 'buyers' } },
+  // The member buyers' `{ id, name }` in the envelope; `buyer_ids` is checked as a foreign key through it.
+  associations: { buyers: { resource: 'buyers', via: 'buyer_ids' } },
 });

@@ -24,6 +24,20 @@ export interface ForeignKey {
 }
 
 /**
+ * Records another record names in an id list, shown in the envelope's `associations` of show,
+ * create, update and delete answers (the schedule action's `integrations`). The `via` field is a
+ * foreign key too: the engine refuses ids that name no record of `resource` in the caller's
+ * company, so it is declared here only, not again in `foreignKeys`.
+ */
+export interface Association {
+  resource: string;
+  /** The record's attribute holding the ids (a bounded id list). */
+  via: string;
+  /** The brief form shown of each associated record; `{ id, name }` when omitted. */
+  brief?: (record: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/**
  * A field whose value must be unique. `company` lookups are scoped to the caller's company;
  * `global` ones (tokens that arrive without credentials) to the whole deployment.
  */
@@ -92,8 +106,8 @@ export interface ResourceDefinition extends ResourceRouting {
    * root is its kind: `action_dial`, `action_wait`); `root` is the fallback and the document's name.
    */
   rootOf?: (record: Record<string, unknown>) => string;
-  /** The envelope's `associations` of one record (a schedule action's `integrations`). */
-  associationsOf?: (record: Record<string, unknown>) => Record<string, unknown>;
+  /** The envelope's `associations`, by name (a schedule action's `integrations`); resolved by the engine. */
+  associations?: Record<string, Association>;
   /** Envelope root node of a list. */
   plural: string;
   /** The `type` column. */
@@ -106,6 +120,12 @@ export interface ResourceDefinition extends ResourceRouting {
   columns: readonly string[];
   /** Allowed `order` values; without it `order` is not a parameter of the resource. */
   order?: { values: readonly [string, ...string[]]; default: string };
+  /**
+   * Order values computed when a record is shown (live counters from `enrich`, `derive` columns),
+   * not stored: a numbered page ordered by one of them shows the whole set to sort it. Other
+   * orders read only the attributes they sort and filter by, and show only the page.
+   */
+  computedOrder?: readonly string[];
   /** Default sort when no `order` applies: attribute and direction. */
   defaultSort?: { attribute: string; direction: 'asc' | 'desc' };
   /** Resource-specific list filters, by parameter name. */
@@ -166,6 +186,12 @@ export function defineResource(definition: ResourceDefinition): ResourceDefiniti
 /** Every column a resource can show, common columns first. */
 export function allColumns(resource: ResourceDefinition): string[] {
   return [...COMMON_COLUMNS, ...resource.columns];
+}
+
+/** The foreign keys the engine checks on write: the declared ones and every association's id list. */
+export function checkedForeignKeys(resource: ResourceDefinition): Record<string, ForeignKey> {
+  const viaAssociations = Object.values(resource.associations ?? {}).map((association) => [association.via, { resource: association.resource }] as const);
+  return { ...Object.fromEntries(viaAssociations), ...resource.foreignKeys };
 }
 
 export function supports(resource: ResourceDefinition, operation: CrudOperation): boolean {

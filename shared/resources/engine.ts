@@ -8,6 +8,7 @@ import {
   getRecords,
   nextId,
   queryAllRecords,
+  queryRecordsToPick,
   queryRecordPage,
   updateRecord,
   type LookupWrite,
@@ -26,8 +27,9 @@ import { publishStaged, stageMessages } from '../events/outbox.js';
 import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
 import { author, changeLogWrites, retryLogCollision } from './change-log.js';
-import { allColumns, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
-import { recordPredicate } from './list-conditions.js';
+import { envelopeAssociations } from './associations.js';
+import { allColumns, checkedForeignKeys, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
+import { conditionAttributes, recordPredicate, type ListConditions } from './list-conditions.js';
 import { resourceListSchema } from './list-schema.js';
 import { resourceRoutings } from './routing.js';
 import { pickColumns, serializeDefaults, serializeRecord, type AssociationValues, type SerializeOptions } from './serialize.js';
@@ -86,10 +88,10 @@ function checkRecord(resource: ResourceDefinition, record: Record<string, unknow
   if (errors && Object.keys(errors).length) throw new ValidationError(errors);
 }
 
-/** Every foreign key set in `fields` must name a record of the caller's company. */
+/** Every foreign key set in `fields` (associations' id lists too) must name a record of the caller's company. */
 async function checkForeignKeys(resource: ResourceDefinition, companyId: number, fields: Record<string, unknown>): Promise<void> {
   const errors: FieldErrors = {};
-  for (const [field, foreignKey] of Object.entries(resource.foreignKeys ?? {})) {
+  for (const [field, foreignKey] of Object.entries(checkedForeignKeys(resource))) {
     const value = fields[field];
     if (value === null || value === undefined) continue;
     const ids = (Array.isArray(value) ? value : [value]) as number[];
@@ -170,8 +172,11 @@ function serializerOf(resource: ResourceDefinition, params: Params): string | un
 
 export async function recordResult(resource: ResourceDefinition, request: OperationRequest, record: StoredRecord, revealed: Record<string, unknown> = {}): Promise<OperationResult> {
   const serializer = serializerOf(resource, request.params);
-  const [serialized] = await serializeMany(resource, hookContext(request), [record], { grid: isGrid(serializer) });
-  return { kind: 'record', root: rootOf(resource, record), record: { ...serialized!, ...revealed }, associations: resource.associationsOf?.(record) };
+  const [[serialized], [associations]] = await Promise.all([
+    serializeMany(resource, hookContext(request), [record], { grid: isGrid(serializer) }),
+    envelopeAssociations(resource, request.auth.companyId, [record]),
+  ]);
+  return { kind: 'record', root: rootOf(resource, record), record: { ...serialized!, ...revealed }, associations };
 }
 
 /** The `revealedOnWrite` attributes this write set (shown in its response only). */
@@ -217,18 +222,27 @@ async function cursorPage(
   };
 }
 
+/** Which records a list keeps, and the stored attributes it decides that from. */
+interface ListSelection {
+  accept: ((record: Record<string, unknown>) => boolean) | undefined;
+  attributes: readonly string[];
+}
+
 /**
- * Page-number paging. Unfiltered id order reads only up to the page; anything else reads the
- * set (configuration sets are small), shows it, and sorts by the stored value of the order
- * column, or by the shown one for columns that are computed (live counters).
+ * Page-number paging. Unfiltered id order reads only up to the page. Other orders and filters
+ * pick the page from the stored attributes they need (past the first Query's 1 MB, read with a
+ * projected Query of the partition), then read and show only the page's records, so
+ * enrichment (live counters, associations) and serialisation cost a page, not the set. Orders by
+ * a computed column (`computedOrder`: live counters) show the whole set to sort it by the shown value.
  */
 async function numberedPage(
   resource: ResourceDefinition,
   companyId: number,
   params: ListParams,
-  accept: ((record: StoredRecord) => boolean) | undefined,
+  filter: ListSelection,
   serialize: Serializer,
 ): Promise<ListedPage> {
+  const { accept } = filter;
   const sort = params.order
     ? { attribute: params.order, direction: params.order_dir ?? 'asc' }
     : { attribute: resource.defaultSort?.attribute ?? 'id', direction: params.order_dir ?? resource.defaultSort?.direction ?? 'asc' };
@@ -241,12 +255,23 @@ async function numberedPage(
     ]);
     return { rows: await serialize(records.slice((params.page - 1) * params.per_page)), metadata: metadata(total) };
   }
-  const candidates = params.ids ? await getRecords(companyId, resource.name, params.ids) : await queryAllRecords(companyId, resource.name);
-  const records = accept ? candidates.filter(accept) : candidates;
-  const rows = await serialize(records);
-  const keyed = records.map((record, index) => ({ id: record.id, [sort.attribute]: record[sort.attribute] ?? rows[index]![sort.attribute], row: rows[index]! }));
-  const page = paginate(sortRecords(keyed, sort.attribute, sort.direction), params.page, params.per_page);
-  return { rows: page.items.map((item) => item.row), metadata: metadata(page.total_count) };
+  if (resource.computedOrder?.includes(sort.attribute)) {
+    const candidates = params.ids ? await getRecords(companyId, resource.name, params.ids) : await queryAllRecords(companyId, resource.name);
+    const records = accept ? candidates.filter(accept) : candidates;
+    const rows = await serialize(records);
+    const keyed = records.map((record, index) => ({ id: record.id, [sort.attribute]: record[sort.attribute] ?? rows[index]![sort.attribute], row: rows[index]! }));
+    const page = paginate(sortRecords(keyed, sort.attribute, sort.direction), params.page, params.per_page);
+    return { rows: page.items.map((item) => item.row), metadata: metadata(page.total_count) };
+  }
+  // `ids` names at most MAX_PER_PAGE records, and a set that fits one Query response is read whole:
+  // then the candidates are the page's rows, with no second read.
+  const { records: candidates, whole } = params.ids
+    ? { records: await getRecords(companyId, resource.name, params.ids), whole: true }
+    : await queryRecordsToPick(companyId, resource.name, [sort.attribute, ...filter.attributes]);
+  const kept = accept ? candidates.filter(accept) : candidates;
+  const page = paginate(sortRecords(kept, sort.attribute, sort.direction), params.page, params.per_page);
+  const records = whole ? (page.items as StoredRecord[]) : await getRecords(companyId, resource.name, page.items.map((item) => item.id));
+  return { rows: await serialize(records), metadata: metadata(page.total_count) };
 }
 
 function timeOrError(text: string | undefined, timeZone: string): Date | undefined {
@@ -270,18 +295,19 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
           .filter((name) => (params as Record<string, unknown>)[name] !== undefined)
           .map((name) => [name, (params as Record<string, unknown>)[name]]),
       );
-      const accept = recordPredicate({
+      const conditions: ListConditions = {
         equals,
         createdFrom: timeOrError(params.created_at_from, timeZone),
         createdTo: timeOrError(params.created_at_to, timeZone),
         fulltext: params.fulltext,
         fulltextFields: resource.fulltextFields ?? [],
-      });
+      };
+      const accept = recordPredicate(conditions);
       const serialize: Serializer = (records) => serializeMany(resource, hookContext(request), records, { timeZone, grid: isGrid(params.serializer) });
       const listed =
         params.cursor !== undefined
           ? await cursorPage(resource, companyId, params, accept, serialize)
-          : await numberedPage(resource, companyId, params, accept, serialize);
+          : await numberedPage(resource, companyId, params, { accept, attributes: conditionAttributes(conditions) }, serialize);
       const rows = listed.rows.map((row) => pickColumns(row, params.columns));
       if (request.route.path.endsWith('.csv') || params.format === 'csv') {
         return { kind: 'raw', response: csvResponse(`${resource.plural}.csv`, toCsv(params.columns ?? allColumns(resource), rows)) };
@@ -294,7 +320,8 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const input = writableInput(resource, request.params);
       const prefill = sentFields(validate(resource.updateSchema, input), input);
       const draft = { ...resource.defaults, ...prefill };
-      return { kind: 'record', root: rootOf(resource, draft), record: serializeDefaults(resource, prefill), associations: resource.associationsOf?.(draft) };
+      const [associations] = await envelopeAssociations(resource, request.auth.companyId, [draft]);
+      return { kind: 'record', root: rootOf(resource, draft), record: serializeDefaults(resource, prefill), associations };
     },
 
     create: async (request) => {

@@ -98,3 +98,15 @@ export function listOf<TSchema extends v.GenericSchema>(item: TSchema, message: 
 
 /** A list of record ids (array, comma string), blank allowed. */
 export const idListParam = blankable(listOf(idParam, 'is not a list of ids'));
+
+/**
+ * Bounds of the id lists shown in full as `associations` (docs/resources.md, "Associations"):
+ * buyers a group or a ping webhook names, and the short lists (groups, routers, integrations).
+ */
+export const MAX_ASSOCIATED_BUYERS = 1_000;
+export const MAX_ASSOCIATED_RECORDS = 100;
+
+/** A list of record ids of at most `max` (an association shown in full with every answer), blank allowed. */
+export function idListUpTo(max: number) {
+  return blankable(v.pipe(listOf(idParam, 'is not a list of ids'), v.maxLength(max, `must name at most ${max} records`)));
+}

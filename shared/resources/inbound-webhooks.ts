@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
-import { idListParam, optionalCount, optionalText } from './field-schemas.js';
+import { idListUpTo, MAX_ASSOCIATED_BUYERS, MAX_ASSOCIATED_RECORDS, optionalCount, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
 
 /**
@@ -20,9 +20,9 @@ const writable = {
   name: optionalText,
   description: optionalText,
   webhook_type: v.optional(oneOf(WEBHOOK_TYPES)),
-  call_router_ids: v.optional(idListParam),
-  buyer_ids: v.optional(idListParam),
-  buyer_group_ids: v.optional(idListParam),
+  call_router_ids: v.optional(idListUpTo(MAX_ASSOCIATED_RECORDS)),
+  buyer_ids: v.optional(idListUpTo(MAX_ASSOCIATED_BUYERS)),
+  buyer_group_ids: v.optional(idListUpTo(MAX_ASSOCIATED_RECORDS)),
   response_body: optionalText,
   ring_pool_id: v.optional(blankable(idParam)),
   require_caller_id_on_ping: flag,
@@ -112,9 +112,13 @@ export const inboundWebhooks = defineResource({
   unique: [{ field: 'vanity_uri', scope: 'global' }],
   foreignKeys: {
     offer_id: { resource: 'offers', association: 'offer' },
-    buyer_ids: { resource: 'buyers' },
-    buyer_group_ids: { resource: 'buyer_groups' },
     ring_pool_id: { resource: 'ring_pools' },
+  },
+  // The records the webhook's id lists name, `{ id, name }` each, in the envelope (the lists are checked as foreign keys through them).
+  associations: {
+    buyers: { resource: 'buyers', via: 'buyer_ids' },
+    buyer_groups: { resource: 'buyer_groups', via: 'buyer_group_ids' },
+    call_routers: { resource: 'call_routers', via: 'call_router_ids' },
   },
   generate: (context) => ({ user_id: context.userId ?? null }),
 });

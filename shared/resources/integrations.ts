@@ -22,6 +22,12 @@ export const INTEGRATION_TYPES = Object.keys(INTEGRATION_CATEGORIES) as [keyof t
 
 const humanize = (type: string) => type.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
+/** An integration as another record's `associations` show it (a schedule action's `integrations`). */
+export function integrationBrief(record: Record<string, unknown>): Record<string, unknown> {
+  const type = typeof record.integration_type === 'string' ? record.integration_type : null;
+  return { id: record.id, name: type ? humanize(type) : null, integration_type: type, active: record.active ?? false, connected_status: record.connected_status ?? null };
+}
+
 /**
  * Integrations with external systems. Connecting (OAuth and the like) is not served yet: a new
  * integration is `disconnected` and `active` is a plain flag set through

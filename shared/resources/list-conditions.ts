@@ -18,6 +18,14 @@ function text(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/** The stored attributes the predicate of these conditions reads (what a projected read must fetch). */
+export function conditionAttributes(conditions: ListConditions): string[] {
+  const attributes = new Set<string>(Object.keys(conditions.equals));
+  if (conditions.createdFrom !== undefined || conditions.createdTo !== undefined) attributes.add('created_at');
+  if (conditions.fulltext?.trim()) for (const field of ['id', ...conditions.fulltextFields]) attributes.add(field);
+  return [...attributes];
+}
+
 /** The predicate for these conditions, or undefined when every record qualifies. */
 export function recordPredicate(conditions: ListConditions): ((record: Row) => boolean) | undefined {
   const tests: Array<(record: Row) => boolean> = [];

@@ -21,6 +21,8 @@ export const ringPools = defineResource({
   defaults: { name: null, description: null, offer_id: null, traffic_source_id: null },
   columns: ['company_id', 'name', 'description', 'offer_id', 'traffic_source_id', 'phone_number_ids', 'numbers_count'],
   order: { values: ['id', 'name', 'numbers_count', 'created_at', 'updated_at'], default: 'id' },
+  // Counted from the company's numbers when shown (the enrich hook).
+  computedOrder: ['numbers_count'],
   filters: { offer_id: { schema: idParam }, traffic_source_id: { schema: idParam } },
   fulltextFields: ['name', 'description'],
   serializers: ['ring_pool', 'ring_pool_grid'],

@@ -3,7 +3,8 @@ import { blankable, booleanParam, decimalParam, idParam, integerParam, oneOf } f
 import { CHOICE_BRANCHES } from '../leads/schedule-steps.js';
 import { DAYS_OF_WEEK, waitFieldErrors, WAIT_TYPES } from '../leads/wait-time.js';
 import { defineResource } from './define.js';
-import { idListParam, optionalCount, optionalId, optionalText, timeZoneParam, tokenFilterListParam, tokenListParam } from './field-schemas.js';
+import { integrationBrief } from './integrations.js';
+import { idListParam, idListUpTo, MAX_ASSOCIATED_RECORDS, optionalCount, optionalId, optionalText, timeZoneParam, tokenFilterListParam, tokenListParam } from './field-schemas.js';
 import * as routing from './routing.js';
 
 /**
@@ -110,6 +111,8 @@ const actionFields = {
   record_token_additional_list: v.optional(tokenListParam),
   // object_storage_upload: where under the bucket (or folder) the lead's JSON goes.
   object_storage_key_prefix: optionalText,
+  // The integrations the action works with, shown in the envelope's `associations`.
+  integration_ids: v.optional(v.pipe(idListUpTo(MAX_ASSOCIATED_RECORDS), v.transform((ids) => ids ?? []))),
 };
 
 const relation = oneOf(OWNER_RELATIONS);
@@ -142,14 +145,11 @@ export function checkAction(record: Record<string, unknown>): Record<string, str
   return errors;
 }
 
-/** Associations of an action's envelope: no CRM or marketing integration is wired to actions here. */
-const NO_INTEGRATIONS = { integrations: [] };
-
 export const scheduleActions = defineResource({
   ...routing.scheduleActions,
   root: 'schedule_action',
   rootOf: (record) => (typeof record.action_type === 'string' && record.action_type ? `action_${record.action_type}` : 'schedule_action'),
-  associationsOf: () => NO_INTEGRATIONS,
+  associations: { integrations: { resource: 'integrations', via: 'integration_ids', brief: integrationBrief } },
   plural: 'schedule_actions',
   type: 'ScheduleAction',
   createSchema: v.object({ ...actionFields, owner_relation: relation, action_type: actionType }),
@@ -193,6 +193,7 @@ export const scheduleActions = defineResource({
     lead_alteration_ids: [],
     record_token_additional_list: null,
     object_storage_key_prefix: null,
+    integration_ids: [],
   },
   columns: [
     'company_id',
@@ -238,6 +239,7 @@ export const scheduleActions = defineResource({
     'lead_alteration_ids',
     'record_token_additional_list',
     'object_storage_key_prefix',
+    'integration_ids',
   ],
   filters: { schedule_id: { schema: idParam }, owner_relation: { schema: relation }, action_type: { schema: actionType } },
   order: { values: ['id', 'sortable_order', 'name', 'created_at', 'updated_at'], default: 'id' },
@@ -255,6 +257,8 @@ export const scheduleActions = defineResource({
     add_to_schedule_name: null,
     has_queued_leads: false,
     queued_leads_count: 0,
+    // Actions stored before integrations could be linked show an empty list.
+    integration_ids: record.integration_ids ?? [],
   }),
   behaviour: () => import('../leads/schedule-action-behaviour.js'),
 });

@@ -92,7 +92,7 @@ const PAYLOADS: Record<string, (w: World, index: number) => Row> = {
   application_clusters: (w, index) => ({ name: `${w.mark} cluster`, server_role: ['admin', 'offers', 'calls', 'voice', 'leads', 'numbers', 'buyers', 'inbound', 'contacts', 'schedules'][index] }),
   bigint_migrations: (w) => ({ migrate_table_name: 'access_control_lists', migrate_column_name: 'id', shard_key: `${w.mark} shard` }),
   schedules: (w) => ({ name: `${w.mark} schedule`, offer_id: w.made.offers![0]!.id }),
-  schedule_actions: (w) => ({ name: `${w.mark} action`, schedule_id: w.made.schedules![0]!.id, owner_relation: 'actions', action_type: 'wait', action_wait_type: 'days', wait_days: 1 }),
+  schedule_actions: (w) => ({ name: `${w.mark} action`, schedule_id: w.made.schedules![0]!.id, owner_relation: 'actions', action_type: 'wait', action_wait_type: 'days', wait_days: 1, integration_ids: [w.made.integrations![0]!.id] }),
   schedule_action_groups: (w) => ({ name: `${w.mark} action group`, schedule_action_ids: [w.made.schedule_actions![0]!.id] }),
   schedule_triggers: (w) => ({ name: `${w.mark} trigger`, schedule_id: w.made.schedules![0]!.id }),
   schedule_distributions: (w) => ({ name: `${w.mark} split`, schedule_id: w.made.schedules![0]!.id, target_schedule_id: w.made.schedules![0]!.id }),

@@ -100,9 +100,27 @@ export function buildOpenApiDocument(sources: DocumentSources): OpenApiDocument 
     return ref(rows.name);
   };
 
+  /** The envelope's `associations` of a resource that declares some (docs/resources.md, "Associations"). */
+  const associationsSchema = (rows: RowsDoc): JsonSchema | undefined => {
+    const declared = 'resource' in rows ? sources.resources.find((candidate) => candidate.name === rows.resource)?.associations : undefined;
+    if (!declared) return undefined;
+    const properties = Object.fromEntries(
+      Object.entries(declared).map(([name, association]): [string, JsonSchema] => [
+        name,
+        {
+          type: 'array',
+          items: { type: 'object', properties: { id: { type: 'integer' } } },
+          description: `A brief form of each \`${association.resource}\` record \`${association.via}\` names (those that still exist).`,
+        },
+      ]),
+    );
+    return { type: 'object', properties };
+  };
+
   const successResponse = (response: ResponseDoc): [string, unknown] => {
     if ('record' in response) {
-      return ['200', { description: `The record under \`${response.record}\`.`, content: { 'application/json': { schema: recordEnvelope(response.record, rowsSchema(response.rows)) } } }];
+      const schema = recordEnvelope(response.record, rowsSchema(response.rows), associationsSchema(response.rows));
+      return ['200', { description: `The record under \`${response.record}\`.`, content: { 'application/json': { schema } } }];
     }
     if ('list' in response) {
       const json = { 'application/json': { schema: listEnvelope(response.list, rowsSchema(response.rows)) } };

@@ -43,8 +43,8 @@ export const ListMetadata: JsonSchema = {
   description: 'Paging facts: `page`, `per_page`, `total_pages` and `total_count` for numbered pages; `cursor` and `next_cursor` with `cursor=`.',
 };
 
-/** One record under its root node, with a checksum of its content. */
-export function recordEnvelope(root: string, row: JsonSchema): JsonSchema {
+/** One record under its root node, with a checksum of its content (and its resource's `associations`, when it has some). */
+export function recordEnvelope(root: string, row: JsonSchema, associations: JsonSchema = { type: 'object' }): JsonSchema {
   return {
     type: 'object',
     required: ['status', 'errors', root, 'checksum', 'metadata'],
@@ -52,7 +52,7 @@ export function recordEnvelope(root: string, row: JsonSchema): JsonSchema {
       status: { const: 200 },
       errors: { type: 'object', maxProperties: 0 },
       [root]: row,
-      associations: { type: 'object' },
+      associations,
       checksum: { type: 'string', pattern: '^[0-9a-f]{32}$', description: "MD5 of the record's JSON: compare it to see whether the record changed." },
       metadata: { type: 'object', required: ['root'], properties: { root: { const: root } } },
     },
