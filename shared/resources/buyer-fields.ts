@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import * as v from 'valibot';
 import { scheduleDaySchema } from '../buyers/schedule.js';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
@@ -9,8 +9,9 @@ import { emailParam, idListParam, listOf, optionalText, timeZoneParam, tokenFilt
 const SIP_URI = /^sip:[^\s@]+(@[^\s@]+)?$/i;
 
 /**
- * A DID in E.164 (`+` and country code; normalised by libphonenumber's full metadata, which
- * also knows which numbers are valid) or a SIP endpoint starting with `sip:`.
+ * A DID in E.164 (`+` and country code; normalised and validated by libphonenumber's `min`
+ * metadata: the country's number pattern and lengths, see e164Param in phone-numbers.ts) or a
+ * SIP endpoint starting with `sip:`.
  */
 export const phoneOrSipParam = v.pipe(
   v.string('is not a phone number'),
