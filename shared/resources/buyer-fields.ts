@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { parsePhone } from '../phone.js';
 import * as v from 'valibot';
 import { scheduleDaySchema } from '../buyers/schedule.js';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
@@ -23,7 +23,7 @@ export const phoneOrSipParam = v.pipe(
       addIssue({ message: 'is not a valid sip: URI' });
       return NEVER;
     }
-    const phone = text.startsWith('+') ? parsePhoneNumberFromString(text) : undefined;
+    const phone = text.startsWith('+') ? parsePhone(text) : undefined;
     if (phone?.isValid()) return phone.number as string;
     addIssue({ message: 'is not a phone number in E.164 (+ and country code) or a sip: URI' });
     return NEVER;

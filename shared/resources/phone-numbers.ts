@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { parsePhone } from '../phone.js';
 import * as v from 'valibot';
 import { blankable, idParam } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
@@ -24,7 +24,7 @@ export const e164Param = v.pipe(
   v.string('is not a phone number'),
   v.trim(),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const phone = dataset.value.startsWith('+') ? parsePhoneNumberFromString(dataset.value) : undefined;
+    const phone = dataset.value.startsWith('+') ? parsePhone(dataset.value) : undefined;
     if (phone?.isValid()) return phone.number as string;
     addIssue({ message: 'is not a phone number in E.164 (+ and country code)' });
     return NEVER;
