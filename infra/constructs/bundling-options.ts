@@ -24,6 +24,9 @@ export const lambdaBundling = {
   // out of reach with it inside. The cost: the deployed SDK version is the runtime's, which AWS
   // updates with the runtime (docs/operations.md, "Lambda bundles").
   externalModules: ['@aws-sdk/*', '@smithy/*'],
+  // Packages bundled as a smaller file of ours with the same interface (paths from the repository
+  // root, where esbuild runs): each file says why.
+  aliases: { 'side-channel': './infra/constructs/bundle-shims/side-channel.cjs' },
 } as const satisfies {
   format: 'esm' | 'cjs';
   target: string;
@@ -33,6 +36,7 @@ export const lambdaBundling = {
   mainFields: readonly string[];
   banner: string;
   externalModules: readonly string[];
+  aliases: Readonly<Record<string, string>>;
 };
 
 /**
@@ -53,7 +57,8 @@ export const lambdaBundleFile = lambdaBundling.format === 'esm' ? 'index.mjs' : 
  * (aws-cdk-lib/aws-lambda-nodejs, Bundling.buildEsbuildArgs with local bundling:
  * `esbuild --bundle <entry> --target=node24 --platform=node --format=esm --outfile=<dir>/index.mjs
  * --minify --sourcemap --sources-content=false --banner:js=... --main-fields=module,main
- * --external:@aws-sdk/* --external:@smithy/*`).
+ * --external:@aws-sdk/* --external:@smithy/* --alias:side-channel=./infra/...`, the aliases
+ * passed through NodejsFunction's `esbuildArgs`).
  */
 export function esbuildOptions(entry: string, outfile: string): BuildOptions {
   return {
@@ -69,5 +74,6 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     external: [...lambdaBundling.externalModules],
     banner: { js: lambdaBundling.banner },
     mainFields: [...lambdaBundling.mainFields],
+    alias: { ...lambdaBundling.aliases },
   };
 }

@@ -1,7 +1,8 @@
-import { readdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import qs from 'qs';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE_GOAL_KB, esbuildOptions, lambdaBundleFile } from '../../infra/constructs/bundling-options.js';
 
@@ -14,17 +15,9 @@ import { BUNDLE_GOAL_KB, esbuildOptions, lambdaBundleFile } from '../../infra/co
  * (docs/benchmarks.md, "Lambda bundles", says what keeps each of them above).
  */
 const CEILING_KB: Readonly<Record<string, number>> = {
-  admin: 600,
-  buyers: 350,
-  calls: 370,
-  configuration: 410,
-  contacts: 440,
-  inbound: 360,
-  leads: 380,
-  numbers: 355,
-  schedules: 385,
-  subscriptions: 310,
-  voice: 410,
+  admin: 505,
+  configuration: 315,
+  contacts: 350,
 };
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,5 +47,38 @@ describe('Lambda bundle sizes', () => {
     expect(kb, `${name}: ${kb.toFixed(1)} KB, budget ${budgetKb} KB`).toBeLessThanOrEqual(budgetKb);
     // A ceiling above the goal is for a bundle that is above the goal: one that got within it loses its ceiling.
     if (CEILING_KB[name] !== undefined) expect(kb, `${name} is within ${BUNDLE_GOAL_KB} KB now: remove its ceiling`).toBeGreaterThan(BUNDLE_GOAL_KB);
+  });
+});
+
+describe('packages bundled through an alias (bundling-options.ts, aliases)', () => {
+  it('parse query strings exactly as qs does unbundled (side-channel replaced by our shim)', async () => {
+    const dir = path.join(repoRoot, '.bundle-alias-test');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(path.join(dir, 'entry.ts'), "import qs from 'qs';\nexport const parse = (text: string, options: object) => qs.parse(text, options);\n");
+      const outfile = path.join(dir, lambdaBundleFile);
+      const result = await build({ ...esbuildOptions(path.join(dir, 'entry.ts'), outfile), absWorkingDir: repoRoot, metafile: true, logLevel: 'error' });
+      const inputs = Object.keys(result.metafile.inputs);
+      expect(inputs.some((input) => input.includes('bundle-shims/side-channel.cjs'))).toBe(true);
+      expect(inputs.filter((input) => /node_modules\/(side-channel|object-inspect|get-intrinsic)\//.test(input))).toEqual([]);
+      const bundled = (await import(pathToFileURL(outfile).href)) as { parse: (text: string, options: object) => unknown };
+      const options = { arrayLimit: 3, parameterLimit: 50, depth: 2 };
+      const texts = [
+        'ids[]=1&ids[]=2&trigger_fields[offer_id]=3&page=2',
+        'a[]=1&a[]=2&a[]=3&a[]=4&a[]=5',
+        'a[0]=x&a[7]=y&a[]=z',
+        'a=1&a=2&a[b]=3',
+        'a[b][c][d][e]=deep&a[b][f]=1',
+        'a[]=1&a[x]=2&a[]=3',
+        '__proto__[x]=1&toString=2&a[hasOwnProperty]=3',
+        'a%5Bb%5D=c&d=%E2%9C%93&e=%ZZ&f+g=h+i',
+        'a[1]=b&a[0]=c&a[2]=d&a[3]=e&a[4]=f',
+        'x[]=&y&=z&&w[=1&v]=2',
+      ];
+      for (const text of texts) expect(bundled.parse(text, options), text).toEqual(qs.parse(text, options));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
