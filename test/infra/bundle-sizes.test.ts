@@ -15,9 +15,9 @@ import { BUNDLE_GOAL_KB, esbuildOptions, lambdaBundleFile } from '../../infra/co
  * (docs/benchmarks.md, "Lambda bundles", says what keeps each of them above).
  */
 const CEILING_KB: Readonly<Record<string, number>> = {
-  admin: 505,
-  configuration: 315,
-  contacts: 350,
+  admin: 500,
+  configuration: 310,
+  contacts: 345,
 };
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
