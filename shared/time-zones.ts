@@ -1,4 +1,4 @@
-import { DateTime, IANAZone } from 'luxon';
+import { isTimeZone, offsetAt } from './zoned-time.js';
 import { RAILS_TIME_ZONE_NAMES } from './time-zone-names.js';
 
 /** One entry of `GET /api/v1/collections/time_zone`. */
@@ -32,7 +32,7 @@ function canonicalSpelling(name: string): string {
 /**
  * The IANA zone for a time zone name a client sent: a Rails name (exact, case-sensitive match as Rails does,
  * after trimming; "UTC" → "Etc/UTC") or an IANA name the runtime knows (returned with its usual spelling where
- * the runtime lists it). Undefined for anything else, including luxon-only specifiers such as "local",
+ * the runtime lists it). Undefined for anything else, including specifiers luxon read such as "local",
  * "system" or "UTC+5", which are not zone names.
  */
 export function resolveTimeZone(name: string): string | undefined {
@@ -40,7 +40,7 @@ export function resolveTimeZone(name: string): string | undefined {
   if (trimmed === '') return undefined;
   const fromRails = railsToIana.get(trimmed);
   if (fromRails !== undefined) return fromRails;
-  return IANAZone.isValidZone(trimmed) ? canonicalSpelling(trimmed) : undefined;
+  return isTimeZone(trimmed) ? canonicalSpelling(trimmed) : undefined;
 }
 
 /** Minutes east of UTC as "+HH:MM" / "-HH:MM" (Rails' seconds_to_utc_offset with a colon). */
@@ -59,7 +59,7 @@ export function formatUtcOffset(offsetMinutes: number): string {
  */
 export function timeZoneCollection(now: Date = new Date()): TimeZoneEntry[] {
   const rows = RAILS_TIME_ZONE_NAMES.map(([name, iana]) => {
-    const offset = DateTime.fromJSDate(now, { zone: iana }).offset;
+    const offset = offsetAt(iana, now.getTime());
     if (!Number.isFinite(offset)) throw new RangeError(`time zone ${iana} (${name}) is unknown to this runtime`);
     return { name, iana, offset };
   });

@@ -1,17 +1,42 @@
-import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
+import { isTimeZone, type Zone, ZonedTime } from './zoned-time.js';
 
 /** ISO 8601 with a numeric offset (the reference's format), e.g. 2026-11-21T05:31:00.000+00:00. */
 export function isoWithOffset(value: string | Date, timeZone = 'UTC'): string {
-  const dt = typeof value === 'string' ? DateTime.fromISO(value, { zone: 'utc' }) : DateTime.fromJSDate(value);
-  const out = dt.setZone(timeZone).toISO({ suppressMilliseconds: false, includeOffset: true });
-  if (out === null) throw new RangeError(`invalid time ${String(value)}`);
-  // Luxon writes "Z" for UTC only with a named option; keep the numeric offset the reference shows.
+  const ms = typeof value === 'string' ? parseStoredTime(value) : value.getTime();
+  const time = ZonedTime.at(ms, timeZone);
+  if (!time.isValid) throw new RangeError(`invalid time ${String(value)}`);
+  const out = time.toIso();
+  // Keep the numeric offset the reference shows, never "Z".
   return out.endsWith('Z') ? `${out.slice(0, -1)}+00:00` : out;
+}
+
+/**
+ * A stored time (ISO 8601 extended: a date, optionally a time and an offset; UTC without one), in
+ * ms; NaN for anything else. The forms luxon's fromISO read that the store holds.
+ */
+const STORED_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+function parseStoredTime(text: string): number {
+  const match = STORED_TIME.exec(text);
+  if (match === null) return NaN;
+  const [, year, month, day, hour, minute, second, fraction, offset] = match;
+  const zone = offset === undefined ? offsetZone('Z') : offsetZone(offset);
+  if (zone === undefined) return NaN;
+  const clock = {
+    year: Number(year),
+    month: Number(month),
+    day: Number(day),
+    hour: Number(hour ?? '0'),
+    minute: Number(minute ?? '0'),
+    second: Number(second ?? '0'),
+    millisecond: Number((fraction ?? '').padEnd(3, '0').slice(0, 3)),
+  };
+  return ZonedTime.fromWallClock(clock, zone)?.ms ?? NaN;
 }
 
 /** Is this an IANA time zone name the runtime knows? */
 export function isValidTimeZone(name: string): boolean {
-  return DateTime.local().setZone(name).isValid;
+  return isTimeZone(name);
 }
 
 // The API's time parameters (created_at_from, created_at_to, ...): "YYYY-MM-DD HH:MM:SS +ZZZZ" as documented,
@@ -26,14 +51,14 @@ const API_TIME =
 const MAX_OFFSET_HOURS = 18;
 
 function offsetZone(text: string): Zone | undefined {
-  if (text === 'Z' || text === 'UTC') return FixedOffsetZone.utcInstance;
+  if (text === 'Z' || text === 'UTC') return { fixedOffsetMinutes: 0 };
   const match = /^([+-]?)(\d{2}):?(\d{2})?$/.exec(text);
   if (match === null) return undefined;
   const hours = Number(match[2]);
   const minutes = Number(match[3] ?? '0');
   if (hours > MAX_OFFSET_HOURS || minutes > 59) return undefined;
   const sign = match[1] === '-' ? -1 : 1;
-  return FixedOffsetZone.instance(sign * (hours * 60 + minutes));
+  return { fixedOffsetMinutes: sign * (hours * 60 + minutes) };
 }
 
 /**
@@ -50,7 +75,8 @@ function offsetZone(text: string): Zone | undefined {
  * `timeZone` is an IANA name (resolve client input with resolveTimeZone first); an unknown one throws a
  * RangeError, as that is the caller's mistake, not the client's.
  *
- * Daylight-saving transitions follow luxon (3.7) for wall-clock times without an offset:
+ * Daylight-saving transitions follow luxon (3.7; shared/zoned-time.ts repeats its arithmetic) for wall-clock
+ * times without an offset:
  * - in a gap (a local time that does not exist, e.g. 2026-03-08 02:30 in America/New_York) the time is moved
  *   forward by the length of the gap: 03:30 EDT = 07:30Z;
  * - in an overlap (a local time that happens twice, e.g. 2026-11-01 01:30 in America/New_York) luxon takes
@@ -63,13 +89,13 @@ export function parseApiTime(text: string, timeZone: string): Date | undefined {
   if (match === null) return undefined;
   const [, year, month, day, hour, minute, second, fraction, offset, spaceDecodedOffset] = match;
   if (hour === '24') return undefined;
-  let zone: Zone | string = timeZone;
+  let zone: Zone = timeZone;
   if (offset !== undefined || spaceDecodedOffset !== undefined) {
     const fixed = offsetZone(offset ?? spaceDecodedOffset ?? '');
     if (fixed === undefined) return undefined;
     zone = fixed;
   }
-  const dt = DateTime.fromObject(
+  const time = ZonedTime.fromWallClock(
     {
       year: Number(year),
       month: Number(month),
@@ -79,9 +105,9 @@ export function parseApiTime(text: string, timeZone: string): Date | undefined {
       second: Number(second ?? '0'),
       millisecond: Number((fraction ?? '').padEnd(3, '0').slice(0, 3)),
     },
-    { zone },
+    zone,
   );
-  return dt.isValid ? dt.toJSDate() : undefined;
+  return time ? new Date(time.ms) : undefined;
 }
 
 /** How far another function's clock may run ahead of this one's (records are stamped where they arrive). */

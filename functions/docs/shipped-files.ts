@@ -4,7 +4,7 @@
  * - Scalar's browser script, ~4.4 MB, served as bytes and never run by the function;
  * - the OpenAPI document, written at build time by write-document.ts: it is pure data derived
  *   from the route table and every resource's schemas, and building it at run time would bundle
- *   the whole resource registry (and libphonenumber's `max` and `min` metadata with it).
+ *   the whole resource registry (and libphonenumber with it).
  * The stack runs `afterBundlingCommands` after bundling (infra/constructs/function-defaults.ts);
  * renderer.ts and published-document.ts read the files from there in Lambda, and from the
  * repository elsewhere.

@@ -1,5 +1,3 @@
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { traced } from '../observability/tracer.js';
 
 /**
@@ -31,7 +29,7 @@ export function carrierTokenConfigured(env: NodeJS.ProcessEnv = process.env): bo
 }
 
 /** A token source over `env`; `secrets` caches what it reads (one provider per process in production). */
-export function carrierTokenSource(env: NodeJS.ProcessEnv = process.env, secrets: () => SecretsProvider = processSecrets): CarrierTokenSource {
+export function carrierTokenSource(env: NodeJS.ProcessEnv = process.env, secrets: () => SecretsReader = processSecrets): CarrierTokenSource {
   return async (options = {}) => {
     if (env.TWILIO_AUTH_TOKEN) return env.TWILIO_AUTH_TOKEN;
     const secretId = env.TWILIO_AUTH_TOKEN_SECRET;
@@ -42,14 +40,39 @@ export function carrierTokenSource(env: NodeJS.ProcessEnv = process.env, secrets
   };
 }
 
-/** A Secrets Manager reader with its own cache, over a traced client (Powertools' getSecret keeps a default one). */
-export function createSecretsProvider(): SecretsProvider {
-  return new SecretsProvider({ awsSdkV3Client: traced(new SecretsManagerClient({})) });
+/** Reads a secret's string, keeping it `maxAge` seconds unless `forceFetch` (the part of Powertools' SecretsProvider used here). */
+export interface SecretsReader {
+  get(secretId: string, options: { maxAge: number; forceFetch?: boolean }): Promise<string | undefined>;
 }
 
-let secretsProvider: SecretsProvider | undefined;
+/**
+ * A Secrets Manager reader with its own cache, over a traced client. The client is imported on
+ * first use: every function reaches this module through the adapters, few read the token, and
+ * with the SDK taken from the runtime a static import (Powertools Parameters' SecretsProvider has
+ * one) would load the Secrets Manager client at every cold start.
+ */
+export function createSecretsProvider(): SecretsReader {
+  const cache = new Map<string, { value: string | undefined; expiresAt: number }>();
+  let client: Promise<{ read: (secretId: string) => Promise<string | undefined> }> | undefined;
+  const sdk = () =>
+    (client ??= import('@aws-sdk/client-secrets-manager').then(({ SecretsManagerClient, GetSecretValueCommand }) => {
+      const secrets = traced(new SecretsManagerClient({}));
+      return { read: async (secretId: string) => (await secrets.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString };
+    }));
+  return {
+    async get(secretId, { maxAge, forceFetch }) {
+      const cached = cache.get(secretId);
+      if (cached && !forceFetch && Date.now() < cached.expiresAt) return cached.value;
+      const value = await (await sdk()).read(secretId);
+      cache.set(secretId, { value, expiresAt: Date.now() + maxAge * 1000 });
+      return value;
+    },
+  };
+}
 
-function processSecrets(): SecretsProvider {
+let secretsProvider: SecretsReader | undefined;
+
+function processSecrets(): SecretsReader {
   secretsProvider ??= createSecretsProvider();
   return secretsProvider;
 }

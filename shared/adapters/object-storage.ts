@@ -1,4 +1,3 @@
-import { S3Client } from '@aws-sdk/client-s3';
 import { join, resolve } from 'node:path';
 import type { ObjectStoragePort } from '../ports/object-storage.js';
 import { traced } from '../observability/tracer.js';
@@ -18,7 +17,10 @@ export function createObjectStorage(env: NodeJS.ProcessEnv = process.env): Objec
   if ((env.OBJECT_STORAGE_ADAPTER || 's3') === 'local') {
     return new FileObjectStorage(env.OBJECT_STORAGE_DIR || join(resolve(env.DATA_DIR ?? '.data'), 'objects'));
   }
-  return new S3ObjectStorage(traced(new S3Client({ ...S3_CLIENT_OPTIONS })), env[OBJECT_STORAGE_BUCKET_SETTING]!);
+  // The client is made on first use (S3ObjectStorage says why).
+  let client: Promise<import('@aws-sdk/client-s3').S3Client> | undefined;
+  const s3 = () => (client ??= import('@aws-sdk/client-s3').then(({ S3Client }) => traced(new S3Client({ ...S3_CLIENT_OPTIONS }))));
+  return new S3ObjectStorage(s3, env[OBJECT_STORAGE_BUCKET_SETTING]!);
 }
 
 let storage: ObjectStoragePort | undefined;

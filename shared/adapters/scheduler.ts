@@ -1,5 +1,3 @@
-import { SchedulerClient } from '@aws-sdk/client-scheduler';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { traced } from '../observability/tracer.js';
 import type { SchedulerPort } from '../ports/scheduler.js';
 import { EventBridgeScheduler, schedulerConfigFromEnv } from './aws/event-bridge-scheduler.js';
@@ -14,8 +12,19 @@ import { TableScheduler } from './local/table-scheduler.js';
 export function createSchedulerPort(env: NodeJS.ProcessEnv = process.env): SchedulerPort {
   const adapter = env.SCHEDULER_ADAPTER || 'aws';
   if (adapter === 'local') return new TableScheduler(env.LOCAL_SCHEDULER_NAME || 'leads');
-  if (adapter === 'aws') return new EventBridgeScheduler(traced(new SchedulerClient({})), traced(new SQSClient({})), schedulerConfigFromEnv(env));
+  if (adapter === 'aws') {
+    const config = schedulerConfigFromEnv(env);
+    // The clients are made on first use (the adapter says why).
+    const scheduler = once(async () => traced(new (await import('@aws-sdk/client-scheduler')).SchedulerClient({})));
+    const sqs = once(async () => traced(new (await import('@aws-sdk/client-sqs')).SQSClient({})));
+    return new EventBridgeScheduler(scheduler, sqs, config);
+  }
   throw new Error(`Unknown SCHEDULER_ADAPTER ${adapter}`);
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 let scheduler: SchedulerPort | undefined;

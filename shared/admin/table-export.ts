@@ -6,7 +6,6 @@ import { ValidationError } from '../http/errors.js';
 import { allColumns, type HookContext, type ResourceBehaviour, type ResourceDefinition } from '../resources/define.js';
 import { serializeMany } from '../resources/engine.js';
 import { recordPredicate } from '../resources/list-conditions.js';
-import { resourceByName } from '../resources/registry.js';
 import { exportFileKey } from './export-keys.js';
 
 /**
@@ -18,8 +17,7 @@ import { exportFileKey } from './export-keys.js';
  * `records_per_file` rows (and MAX_RECORDS_PER_RUN records), saving its position
  * (`last_exported_id`) after every file, so a write of the exporter (any update, e.g.
  * `paused: false`) goes on from there; the export is done when a file comes out short
- * (`succeeded_at`). This loads the registry: the admin function bundles every
- * resource's definition for it (an export can read any resource).
+ * (`succeeded_at`).
  */
 export const MAX_FILES_PER_RUN = 10;
 /** And at most this many records per run, so a run with large files stays well within a request's time. */
@@ -31,7 +29,13 @@ const URL_SECONDS = 3600;
 const EXPORTERS = 'admin_table_exporters';
 const FILES = 'data_export_records';
 
-function exportedResource(name: unknown): ResourceDefinition {
+/**
+ * The registry is imported on first use: the admin function bundles every definition for its
+ * exports (an export can read any resource with a CSV list), but evaluates them only when an
+ * export runs, not at every cold start (docs/benchmarks.md, "Lambda bundles").
+ */
+async function exportedResource(name: unknown): Promise<ResourceDefinition> {
+  const { resourceByName } = await import('../resources/registry.js');
   const resource = typeof name === 'string' ? resourceByName(name) : undefined;
   if (!resource) throw new ValidationError({ data_type: ['is not a resource that can be exported'] });
   return resource;
@@ -57,7 +61,7 @@ export async function runExport(context: HookContext, exporter: Record<string, u
   if (exporter.paused || exporter.succeeded_at) return {};
   const companyId = context.companyId;
   const id = exporter.id as number;
-  const resource = exportedResource(exporter.data_type);
+  const resource = await exportedResource(exporter.data_type);
   const columns = exportColumns(resource, exporter.export_column_names);
   const perFile = Number(exporter.records_per_file) || 1;
   const accept = recordPredicate({
@@ -130,7 +134,7 @@ function urlEnricher(keyField: string, urlField: string): NonNullable<ResourceBe
 
 export const exporterBehaviour: ResourceBehaviour = {
   prepareCreate: async (_context, fields) => {
-    exportColumns(exportedResource(fields.data_type), fields.export_column_names);
+    exportColumns(await exportedResource(fields.data_type), fields.export_column_names);
     return fields;
   },
   // A create runs the export in its request; an update that leaves the exporter unpaused goes on from

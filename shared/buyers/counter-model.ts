@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { ZonedTime } from '../zoned-time.js';
 
 /**
  * Live buyer counters, as pure functions over plain values. The counter item of a buyer holds,
@@ -20,9 +20,12 @@ export type PeriodKeys = Record<RollingPeriod, string>;
 
 /** The hour, day and month `now` falls in, in the buyer's time zone. */
 export function periodKeys(now: Date, timeZone: string): PeriodKeys {
-  const local = DateTime.fromJSDate(now).setZone(timeZone);
+  const local = ZonedTime.at(now, timeZone);
   if (!local.isValid) throw new RangeError(`invalid time zone ${timeZone}`);
-  return { hourly: local.toFormat("yyyy-MM-dd'T'HH"), daily: local.toFormat('yyyy-MM-dd'), monthly: local.toFormat('yyyy-MM') };
+  const { year, month, day, hour } = local.clock;
+  const two = (value: number) => String(value).padStart(2, '0');
+  const yearMonth = `${String(year).padStart(4, '0')}-${two(month)}`;
+  return { hourly: `${yearMonth}-${two(day)}T${two(hour)}`, daily: `${yearMonth}-${two(day)}`, monthly: yearMonth };
 }
 
 /** The stored counter item (as read from DynamoDB), or undefined before the first count. */

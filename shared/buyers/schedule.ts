@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { ZonedTime } from '../zoned-time.js';
 import * as v from 'valibot';
 
 /**
@@ -60,10 +60,10 @@ export const scheduleDaySchema = v.object(
 
 /** Does `now`, read in `timeZone`, fall inside the weekly schedule? */
 export function isWithinSchedule(schedule: readonly ScheduleDay[], now: Date, timeZone: string): boolean {
-  const local = DateTime.fromJSDate(now).setZone(timeZone);
-  const today = local.weekday % 7; // luxon: Monday = 1 ... Sunday = 7
+  const local = ZonedTime.at(now, timeZone);
+  const today = local.weekday % 7; // ISO: Monday = 1 ... Sunday = 7
   const yesterday = (today + 6) % 7;
-  const minute = local.hour * 60 + local.minute;
+  const minute = local.clock.hour * 60 + local.clock.minute;
   return schedule.some((entry) =>
     entry.times.some((text) => {
       const parsed = parseTimeRange(text);

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { parsePhone } from '../phone.js';
 import { stateOfAreaCode, US_STATE_CODES } from './us-area-codes.js';
 
 /**
@@ -17,7 +17,7 @@ function stateCode(value: unknown): string | undefined {
 /** The state of a US number's area code (E.164 or national), or undefined. */
 export function stateOfNumber(number: string | null | undefined): string | undefined {
   if (!number) return undefined;
-  const parsed = parsePhoneNumberFromString(number, 'US');
+  const parsed = parsePhone(number, 'US');
   if (!parsed || parsed.countryCallingCode !== '1') return undefined;
   const national = String(parsed.nationalNumber);
   return national.length === 10 ? stateOfAreaCode(national.slice(0, 3)) : undefined;

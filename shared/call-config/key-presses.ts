@@ -5,7 +5,7 @@ import type { CallRecord } from '../calls/call-store.js';
 import { callView } from '../calls/call-view.js';
 import { keys } from '../db/keys.js';
 import { getItems, getRecord, getRecords, type StoredRecord } from '../db/records.js';
-import { webhookMessages } from '../events/delivery.js';
+import { webhookMessages } from '../events/webhook-messages.js';
 import { ValidationError } from '../http/errors.js';
 import type { QueueMessage } from '../ports/events.js';
 import { transferTwiml } from '../voice/twiml.js';

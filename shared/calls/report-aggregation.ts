@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { ZonedTime } from '../zoned-time.js';
 import { isoWithOffset } from '../time.js';
 import { emptyStats, STAT_FIELDS, type ReportCategory, type Stats } from './rollups.js';
 
@@ -76,8 +76,8 @@ export function rangePartitions(range: TimeRange): Array<{ day: string; firstHou
 
 /** The range a report covers without `created_at_from` / `created_at_to`: today in the zone. */
 export function todayIn(now: Date, timeZone: string): TimeRange {
-  const today = DateTime.fromJSDate(now, { zone: timeZone });
-  return { fromMs: today.startOf('day').toMillis(), toMs: today.endOf('day').toMillis() };
+  const today = ZonedTime.at(now, timeZone);
+  return { fromMs: today.startOf('day').ms, toMs: today.endOfDay().ms };
 }
 
 /** Adds `stats` into `into` (money in cents). */
@@ -155,8 +155,8 @@ export function reportRows(items: readonly RollupItem[], category: ReportCategor
  */
 export function intervalStartMs(ms: number, interval: ReportInterval, timeZone: string): number {
   if (interval === 'hour') return Math.floor(ms / HOUR_MS) * HOUR_MS;
-  // luxon's startOf('week') is the ISO week: Monday.
-  return DateTime.fromMillis(ms, { zone: timeZone }).startOf(interval).toMillis();
+  // startOf('week') is the ISO week: Monday.
+  return ZonedTime.at(ms, timeZone).startOf(interval).ms;
 }
 
 export interface StatsRow extends ReportRow {

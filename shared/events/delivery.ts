@@ -18,7 +18,7 @@ import { deliveryFailed, deliverySucceeded, signingSecrets } from './subscriptio
 import { renderTemplate } from './templates.js';
 import { matchesTriggerFields } from './trigger-fields.js';
 import { recordWebhookAttempt, type WebhookAttempt } from './webhook-logs.js';
-import { webhookTokens } from './webhook-tokens.js';
+import { webhookMessages } from './webhook-messages.js';
 
 /**
  * The delivery function's work (docs/events.md), the same in AWS (SQS -> functions/delivery) and
@@ -99,32 +99,6 @@ export function outgoingWebhookMatches(webhook: Record<string, unknown>, event: 
   if (typeof webhook.offer_id === 'number' && webhook.offer_id !== event.data.offer_id) return false;
   if (typeof webhook.trigger_duration === 'number' && Number(event.data.answered_duration ?? 0) < webhook.trigger_duration) return false;
   return true;
-}
-
-/** One message per outgoing URL of an outgoing webhook, for an object (a call) and what fired it. */
-export function webhookMessages(
-  companyId: number,
-  webhook: Record<string, unknown>,
-  /** `kind` names the object when the event does not (a schedule action fires for a lead). */
-  source: { key: string; event: string | null; eventId: string | null; fireId: number | null; object: Record<string, unknown>; kind?: 'call' | 'lead' },
-): QueueMessage[] {
-  const urlIds = Array.isArray(webhook.outgoing_url_ids) ? (webhook.outgoing_url_ids as number[]) : [];
-  const kind = source.kind ?? (source.event ? objectKindOf(source.event) : 'call');
-  return urlIds.map((urlId) => ({
-    kind: 'webhook',
-    id: `${source.key}.w${String(webhook.id)}.u${urlId}`,
-    companyId,
-    outgoingWebhookId: Number(webhook.id),
-    urlId,
-    source: {
-      event: source.event,
-      eventId: source.eventId,
-      fireId: source.fireId,
-      callId: kind === 'call' && typeof source.object.id === 'number' ? source.object.id : null,
-      leadId: kind === 'lead' && typeof source.object.id === 'number' ? source.object.id : null,
-      tokens: webhookTokens(source.event, source.eventId, source.object, kind),
-    },
-  }));
 }
 
 async function fanOut(companyId: number, event: DomainEvent): Promise<void> {

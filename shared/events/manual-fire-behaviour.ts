@@ -4,7 +4,7 @@ import { getRecord, queryAllRecords } from '../db/records.js';
 import { ValidationError } from '../http/errors.js';
 import type { QueueMessage } from '../ports/events.js';
 import type { HookContext } from '../resources/define.js';
-import { webhookMessages } from './delivery.js';
+import { webhookMessages } from './webhook-messages.js';
 
 /**
  * `POST /api/v1/webhook_manual_fires` really fires (docs/events.md): the named outgoing webhook,

@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { ZonedTime } from '../zoned-time.js';
 import { resolveTimeZone } from '../time-zones.js';
 
 /**
@@ -21,8 +21,9 @@ export function leadTimeZone(tokens: Record<string, unknown>, scheduleZone: unkn
 
 /** Inside the window at `at` in `zone`, or the next 08:00 there. */
 export function daylight(at: Date, zone: string): { inside: true } | { inside: false; next: Date } {
-  const local = DateTime.fromJSDate(at, { zone });
-  if (local.hour >= DAYLIGHT_START_HOUR && local.hour < DAYLIGHT_END_HOUR) return { inside: true };
-  const day = local.hour < DAYLIGHT_START_HOUR ? local : local.plus({ days: 1 });
-  return { inside: false, next: day.set({ hour: DAYLIGHT_START_HOUR, minute: 0, second: 0, millisecond: 0 }).toJSDate() };
+  const local = ZonedTime.at(at, zone);
+  const hour = local.clock.hour;
+  if (hour >= DAYLIGHT_START_HOUR && hour < DAYLIGHT_END_HOUR) return { inside: true };
+  const day = hour < DAYLIGHT_START_HOUR ? local : local.plus({ days: 1 });
+  return { inside: false, next: new Date(day.set({ hour: DAYLIGHT_START_HOUR, minute: 0, second: 0, millisecond: 0 }).ms) };
 }

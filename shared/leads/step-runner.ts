@@ -3,7 +3,7 @@ import { telephonyPort } from '../adapters/index.js';
 import { blacklistPut } from '../contacts/blacklist.js';
 import type { TransactItem } from '../db/client.js';
 import { getRecord, queryAllRecords, queryRecordPage } from '../db/records.js';
-import { webhookMessages } from '../events/delivery.js';
+import { webhookMessages } from '../events/webhook-messages.js';
 import type { EventName } from '../events/event-names.js';
 import { renderTemplate } from '../events/templates.js';
 import { logger } from '../logger.js';

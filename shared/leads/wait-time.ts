@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { ZonedTime } from '../zoned-time.js';
 
 /**
  * When a wait (or a schedule_callback action) ends, from the action's wait fields. Pure.
@@ -68,7 +68,7 @@ export function waitEnd(fields: WaitFields, now: Date, scheduleZone = 'UTC'): Da
     }
     case 'days': {
       const amount = count(fields.wait_days);
-      return amount === undefined ? undefined : DateTime.fromJSDate(now, { zone }).plus({ days: amount }).toJSDate();
+      return amount === undefined ? undefined : new Date(ZonedTime.at(now, zone).plus({ days: amount }).ms);
     }
     case 'until_time':
       return nextWallTime(now, zone, fields.wait_until_day_of_week as DayOfWeek | null | undefined, count(fields.wait_until_hour), count(fields.wait_until_minute) ?? 0);
@@ -80,13 +80,13 @@ export function waitEnd(fields: WaitFields, now: Date, scheduleZone = 'UTC'): Da
 /** The next `hour`:`minute` in `zone` (on `day`, if given) strictly after `now`. */
 export function nextWallTime(now: Date, zone: string, day: DayOfWeek | null | undefined, hour: number | undefined, minute: number): Date | undefined {
   if (hour === undefined || hour > 23 || minute > 59) return undefined;
-  const local = DateTime.fromJSDate(now, { zone });
+  const local = ZonedTime.at(now, zone);
   if (!local.isValid) return undefined;
-  // luxon's weekday: 1 = Monday .. 7 = Sunday; ours: 0 = Sunday .. 6 = Saturday.
+  // ZonedTime's (ISO) weekday: 1 = Monday .. 7 = Sunday; ours: 0 = Sunday .. 6 = Saturday.
   const target = day ? DAYS_OF_WEEK.indexOf(day) : -1;
   const step = target === -1 ? 1 : 7;
   const ahead = target === -1 ? 0 : (target - (local.weekday % 7) + 7) % 7;
   let candidate = local.plus({ days: ahead }).set({ hour, minute, second: 0, millisecond: 0 });
-  if (candidate.toMillis() <= now.getTime()) candidate = local.plus({ days: ahead + step }).set({ hour, minute, second: 0, millisecond: 0 });
-  return candidate.toJSDate();
+  if (candidate.ms <= now.getTime()) candidate = local.plus({ days: ahead + step }).set({ hour, minute, second: 0, millisecond: 0 });
+  return new Date(candidate.ms);
 }

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhone } from '../phone.js';
 import * as v from 'valibot';
 import { scheduleDaySchema } from '../buyers/schedule.js';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
@@ -9,8 +9,9 @@ import { emailParam, idListParam, listOf, optionalText, timeZoneParam, tokenFilt
 const SIP_URI = /^sip:[^\s@]+(@[^\s@]+)?$/i;
 
 /**
- * A DID in E.164 (`+` and country code; normalised by libphonenumber's full metadata, which
- * also knows which numbers are valid) or a SIP endpoint starting with `sip:`.
+ * A DID in E.164 (`+` and country code; normalised and validated by libphonenumber's `min`
+ * metadata: the country's number pattern and lengths, see e164Param in phone-numbers.ts) or a
+ * SIP endpoint starting with `sip:`.
  */
 export const phoneOrSipParam = v.pipe(
   v.string('is not a phone number'),
@@ -22,7 +23,7 @@ export const phoneOrSipParam = v.pipe(
       addIssue({ message: 'is not a valid sip: URI' });
       return NEVER;
     }
-    const phone = text.startsWith('+') ? parsePhoneNumberFromString(text) : undefined;
+    const phone = text.startsWith('+') ? parsePhone(text) : undefined;
     if (phone?.isValid()) return phone.number as string;
     addIssue({ message: 'is not a phone number in E.164 (+ and country code) or a sip: URI' });
     return NEVER;

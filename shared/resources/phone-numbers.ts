@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhone } from '../phone.js';
 import * as v from 'valibot';
 import { blankable, idParam } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
@@ -13,12 +13,18 @@ import * as routing from './routing.js';
  * This declaration stays pure: the provider and the table are reached only from the behaviour.
  */
 
-/** A phone number in E.164, normalised and validated with libphonenumber's full metadata. */
+/**
+ * A phone number in E.164, normalised and validated with libphonenumber's `min` metadata: valid
+ * when it fits its country's national number pattern and lengths. The `max` metadata (73 KB more
+ * in every function declaring a number) also required a match with one of the per-type patterns
+ * (fixed line, mobile, toll free...); `min` accepts every number `max` accepts, plus numbers in
+ * ranges no type is assigned to (docs/operations.md, "Lambda bundles").
+ */
 export const e164Param = v.pipe(
   v.string('is not a phone number'),
   v.trim(),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const phone = dataset.value.startsWith('+') ? parsePhoneNumberFromString(dataset.value) : undefined;
+    const phone = dataset.value.startsWith('+') ? parsePhone(dataset.value) : undefined;
     if (phone?.isValid()) return phone.number as string;
     addIssue({ message: 'is not a phone number in E.164 (+ and country code)' });
     return NEVER;

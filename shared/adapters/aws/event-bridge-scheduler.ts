@@ -1,5 +1,5 @@
-import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, type SchedulerClient } from '@aws-sdk/client-scheduler';
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { clock } from '../clock.js';
 import type { LeadStepEntry } from '../../leads/lead-record.js';
 import type { SchedulerPort } from '../../ports/scheduler.js';
@@ -53,10 +53,20 @@ export function queueDelaySeconds(at: Date, now: Date): number {
   return Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((at.getTime() - now.getTime()) / 1000)));
 }
 
+/** A client, or a function making it on first use. */
+export type ClientOrFactory<Client> = Client | (() => Promise<Client>);
+
+const resolveClient = async <Client>(client: ClientOrFactory<Client>): Promise<Client> => (typeof client === 'function' ? (client as () => Promise<Client>)() : client);
+
+/**
+ * The SDK's scheduler and SQS modules are imported when a step is scheduled, not at init: with the
+ * SDK taken from the runtime, a static import would load both clients at every cold start of
+ * every function with the scheduler port (docs/benchmarks.md, "Lambda bundles").
+ */
 export class EventBridgeScheduler implements SchedulerPort {
   constructor(
-    private readonly scheduler: SchedulerClient,
-    private readonly sqs: SQSClient,
+    private readonly scheduler: ClientOrFactory<SchedulerClient>,
+    private readonly sqs: ClientOrFactory<SQSClient>,
     private readonly config: EventBridgeSchedulerConfig,
     private readonly now: () => Date = () => clock().now(),
   ) {}
@@ -65,11 +75,14 @@ export class EventBridgeScheduler implements SchedulerPort {
     const now = this.now();
     const body = JSON.stringify({ companyId: entry.companyId, leadId: entry.leadId, version: entry.version });
     if (at.getTime() - now.getTime() < SCHEDULER_MIN_LEAD_MS) {
-      await this.sqs.send(new SendMessageCommand({ QueueUrl: this.config.queueUrl, MessageBody: body, DelaySeconds: queueDelaySeconds(at, now) }));
+      const { SendMessageCommand } = await import('@aws-sdk/client-sqs');
+      await (await resolveClient(this.sqs)).send(new SendMessageCommand({ QueueUrl: this.config.queueUrl, MessageBody: body, DelaySeconds: queueDelaySeconds(at, now) }));
       return;
     }
+    const { ConflictException, CreateScheduleCommand } = await import('@aws-sdk/client-scheduler');
+    const scheduler = await resolveClient(this.scheduler);
     try {
-      await this.scheduler.send(
+      await scheduler.send(
         new CreateScheduleCommand({
           Name: scheduleName(entry),
           GroupName: this.config.groupName,
@@ -94,8 +107,10 @@ export class EventBridgeScheduler implements SchedulerPort {
   }
 
   async cancel(entry: LeadStepEntry): Promise<void> {
+    const { DeleteScheduleCommand, ResourceNotFoundException } = await import('@aws-sdk/client-scheduler');
+    const scheduler = await resolveClient(this.scheduler);
     try {
-      await this.scheduler.send(new DeleteScheduleCommand({ Name: scheduleName(entry), GroupName: this.config.groupName }));
+      await scheduler.send(new DeleteScheduleCommand({ Name: scheduleName(entry), GroupName: this.config.groupName }));
     } catch (error) {
       // Fired and deleted already, or a step that went through the queue: nothing to cancel.
       if (error instanceof ResourceNotFoundException) return;
