@@ -1,4 +1,3 @@
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { logger } from '../logger.js';
 import { traced } from '../observability/tracer.js';
 import type { BackgroundWork, BackgroundWorkPort } from '../ports/background-work.js';
@@ -22,7 +21,9 @@ export function createBackgroundWork(env: NodeJS.ProcessEnv = process.env): Back
   }
   if (adapter === 'aws') {
     if (!env.LEAD_STEPS_QUEUE_URL) throw new Error('LEAD_STEPS_QUEUE_URL must be set for background work');
-    return new SqsBackgroundWork(traced(new SQSClient({})), env.LEAD_STEPS_QUEUE_URL);
+    // The client is made on first use (SqsBackgroundWork says why).
+    let client: Promise<import('@aws-sdk/client-sqs').SQSClient> | undefined;
+    return new SqsBackgroundWork(() => (client ??= import('@aws-sdk/client-sqs').then(({ SQSClient }) => traced(new SQSClient({})))), env.LEAD_STEPS_QUEUE_URL);
   }
   throw new Error(`Unknown SCHEDULER_ADAPTER ${adapter}`);
 }
