@@ -1,4 +1,4 @@
-import { isTimeZone, type Zone, ZonedTime } from './zoned-time.js';
+import { isTimeZone, type WallClock, type Zone, ZonedTime } from './zoned-time.js';
 
 /** ISO 8601 with a numeric offset (the reference's format), e.g. 2026-11-21T05:31:00.000+00:00. */
 export function isoWithOffset(value: string | Date, timeZone = 'UTC'): string {
@@ -16,13 +16,9 @@ export function isoWithOffset(value: string | Date, timeZone = 'UTC'): string {
  */
 const STORED_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
-function parseStoredTime(text: string): number {
-  const match = STORED_TIME.exec(text);
-  if (match === null) return NaN;
-  const [, year, month, day, hour, minute, second, fraction, offset] = match;
-  const zone = offset === undefined ? offsetZone('Z') : offsetZone(offset);
-  if (zone === undefined) return NaN;
-  const clock = {
+/** The wall clock of a matched date and time (the regexes' groups; a missing time part is 0, the fraction is cut to ms). */
+function wallClockOf(year: string, month: string, day: string, hour?: string, minute?: string, second?: string, fraction?: string): WallClock {
+  return {
     year: Number(year),
     month: Number(month),
     day: Number(day),
@@ -31,7 +27,15 @@ function parseStoredTime(text: string): number {
     second: Number(second ?? '0'),
     millisecond: Number((fraction ?? '').padEnd(3, '0').slice(0, 3)),
   };
-  return ZonedTime.fromWallClock(clock, zone)?.ms ?? NaN;
+}
+
+function parseStoredTime(text: string): number {
+  const match = STORED_TIME.exec(text);
+  if (match === null) return NaN;
+  const [, year, month, day, hour, minute, second, fraction, offset] = match;
+  const zone = offset === undefined ? offsetZone('Z') : offsetZone(offset);
+  if (zone === undefined) return NaN;
+  return ZonedTime.fromWallClock(wallClockOf(year!, month!, day!, hour, minute, second, fraction), zone)?.ms ?? NaN;
 }
 
 /** Is this an IANA time zone name the runtime knows? */
@@ -95,18 +99,7 @@ export function parseApiTime(text: string, timeZone: string): Date | undefined {
     if (fixed === undefined) return undefined;
     zone = fixed;
   }
-  const time = ZonedTime.fromWallClock(
-    {
-      year: Number(year),
-      month: Number(month),
-      day: Number(day),
-      hour: Number(hour ?? '0'),
-      minute: Number(minute ?? '0'),
-      second: Number(second ?? '0'),
-      millisecond: Number((fraction ?? '').padEnd(3, '0').slice(0, 3)),
-    },
-    zone,
-  );
+  const time = ZonedTime.fromWallClock(wallClockOf(year!, month!, day!, hour, minute, second, fraction), zone);
   return time ? new Date(time.ms) : undefined;
 }
 

@@ -2,7 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, type TransactItem } from '../db/client.js';
 import { keys } from '../db/keys.js';
-import { nextId, withoutKeys } from '../db/records.js';
+import { nextId, recordCountChange, withoutKeys } from '../db/records.js';
 import { closingFields, openedTimestamp, type TimestampCall } from './agent-timestamps.js';
 import type { AgentCandidate } from './availability.js';
 
@@ -63,15 +63,7 @@ function statusChange(
   const opened = openedTimestamp(change.timestampId, change.status, widget.voice_agent_id ?? agentId, change.at, { call: change.call });
   items.push(
     { Put: { TableName: tableName, Item: { ...keys.record(companyId, TIMESTAMPS, opened.id), company_id: companyId, ...opened }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    {
-      Update: {
-        TableName: tableName,
-        Key: keys.sequence(companyId, TIMESTAMPS),
-        UpdateExpression: 'ADD #c :one',
-        ExpressionAttributeNames: { '#c': 'count' },
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    },
+    recordCountChange(companyId, TIMESTAMPS, 1),
   );
   return items;
 }

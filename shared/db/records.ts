@@ -52,6 +52,19 @@ export async function nextId(companyId: number, resource: string): Promise<numbe
   return Number(result.Attributes?.value);
 }
 
+/** The transaction item moving a resource's record count (on its sequence item) with a create (+1) or delete (-1). */
+export function recordCountChange(companyId: number, resource: string, by: 1 | -1): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.sequence(companyId, resource),
+      UpdateExpression: 'ADD #c :by',
+      ExpressionAttributeNames: { '#c': 'count' },
+      ExpressionAttributeValues: { ':by': by },
+    },
+  };
+}
+
 /** How many records of the resource the company has (one GetItem on the sequence item). */
 export async function countRecords(companyId: number, resource: string): Promise<number> {
   const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.sequence(companyId, resource) }));
@@ -158,15 +171,7 @@ export async function createRecord(
         },
       },
       ...puts.items,
-      {
-        Update: {
-          TableName: tableName,
-          Key: keys.sequence(companyId, resource),
-          UpdateExpression: 'ADD #c :one',
-          ExpressionAttributeNames: { '#c': 'count' },
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      },
+      recordCountChange(companyId, resource, 1),
       ...alongside,
     ],
     puts.conflicts,
@@ -251,15 +256,7 @@ export async function deleteRecord(
       [
         { Delete: { TableName: tableName, Key: keys.record(companyId, resource, id), ConditionExpression: 'attribute_exists(pk)' } },
         ...lookups.map((key) => ({ Delete: { TableName: tableName, Key: key } })),
-        {
-          Update: {
-            TableName: tableName,
-            Key: keys.sequence(companyId, resource),
-            UpdateExpression: 'ADD #c :minus',
-            ExpressionAttributeNames: { '#c': 'count' },
-            ExpressionAttributeValues: { ':minus': -1 },
-          },
-        },
+        recordCountChange(companyId, resource, -1),
         ...alongside,
       ],
       new Map(),
