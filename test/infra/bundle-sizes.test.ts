@@ -15,9 +15,9 @@ import { BUNDLE_GOAL_KB, esbuildOptions, lambdaBundleFile } from '../../infra/co
  * (docs/benchmarks.md, "Lambda bundles", says what keeps each of them above).
  */
 const CEILING_KB: Readonly<Record<string, number>> = {
-  admin: 505,
-  configuration: 304,
-  contacts: 352,
+  admin: 504,
+  configuration: 303,
+  contacts: 351,
 };
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
