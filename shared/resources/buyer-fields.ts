@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { scheduleDaySchema } from '../buyers/schedule.js';
+import { scheduleDaySchema } from '../buyers/schedule-schema.js';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
 import { emailParam, idListParam, listOf, optionalText, timeZoneParam, tokenFilterListParam, tokenListParam } from './field-schemas.js';
 import { phoneOrSipParam } from './phone-or-sip-param.js';
