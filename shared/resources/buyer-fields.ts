@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { scheduleDaySchema } from '../buyers/schedule-schema.js';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
-import { emailParam, idListParam, listOf, optionalText, timeZoneParam, tokenFilterListParam, tokenListParam } from './field-schemas.js';
+import { emailParam, idListParam, listOf, optionalText, timeZoneParam } from './field-schemas.js';
+import { tokenFilterListParam, tokenListParam } from './token-fields.js';
 import { phoneOrSipParam } from './phone-or-sip-param.js';
 
 /** Writable buyer fields (the reference's Buyer table), each with its rule. */
