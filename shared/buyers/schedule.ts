@@ -1,5 +1,4 @@
 import { ZonedTime } from '../zoned-time.js';
-import * as v from 'valibot';
 
 /**
  * Weekly schedules (`business_hours_schedule`, `buyer_conversions_schedule`): per item a list of
@@ -33,30 +32,6 @@ export interface ScheduleDay {
   day: number;
   times: string[];
 }
-
-const timeRangeSchema = v.pipe(
-  v.string('is not a time range'),
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
-    const parsed = parseTimeRange(dataset.value);
-    if (!parsed.ok) addIssue({ message: parsed.error });
-  }),
-  v.trim(),
-);
-
-/** One day of a schedule, checked: day 0..6 and well-formed ranges. */
-export const scheduleDaySchema = v.object(
-  {
-    day: v.pipe(
-      v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))], 'is not a day (0..6, Sunday = 0)'),
-      v.integer('is not a day (0..6, Sunday = 0)'),
-      v.minValue(0, 'is not a day (0..6, Sunday = 0)'),
-      v.maxValue(6, 'is not a day (0..6, Sunday = 0)'),
-    ),
-    times: v.array(timeRangeSchema, 'is not a list of time ranges'),
-  },
-  'is not a schedule day',
-);
 
 /** Does `now`, read in `timeZone`, fall inside the weekly schedule? */
 export function isWithinSchedule(schedule: readonly ScheduleDay[], now: Date, timeZone: string): boolean {

@@ -1,5 +1,6 @@
 import { parsePhone } from '../phone.js';
-import { stateOfAreaCode, US_STATE_CODES } from './us-area-codes.js';
+import { stateOfAreaCode } from './us-area-codes.js';
+import { US_STATE_CODES } from './us-states.js';
 
 /**
  * The US state a caller is in, for state call limits: the carrier's FromState when it names a

@@ -1,9 +1,12 @@
+import type { UsStateCode } from './us-states.js';
+
 /**
  * US states and the geographic area codes of each (NANP), for telling a caller's state from their
  * number when the carrier sends no FromState. Non-geographic codes (8XX toll-free, 5XX, 900) map
- * to no state. Pure data; kept compact as one string per state.
+ * to no state. Pure data; kept compact as one string per state, keyed by every state code
+ * (us-states.ts; the type makes the two agree).
  */
-const AREA_CODES_BY_STATE: Record<string, string> = {
+const AREA_CODES_BY_STATE: Record<UsStateCode, string> = {
   AL: '205 251 256 334 659 938',
   AK: '907',
   AZ: '480 520 602 623 928',
@@ -57,14 +60,11 @@ const AREA_CODES_BY_STATE: Record<string, string> = {
   WY: '307',
 };
 
-/** The state codes (two letters) a limit may name. */
-export const US_STATE_CODES = Object.keys(AREA_CODES_BY_STATE).sort() as readonly string[];
-
-const STATE_OF_AREA_CODE = new Map<string, string>(
-  Object.entries(AREA_CODES_BY_STATE).flatMap(([state, codes]) => codes.split(' ').map((code): [string, string] => [code, state])),
-);
+// Built on first use: modules that import this one without looking a code up do not build it.
+let stateOfCode: Map<string, string> | undefined;
 
 /** The state of a US area code, or undefined (unknown or non-geographic). */
 export function stateOfAreaCode(areaCode: string): string | undefined {
-  return STATE_OF_AREA_CODE.get(areaCode);
+  stateOfCode ??= new Map(Object.entries(AREA_CODES_BY_STATE).flatMap(([state, codes]) => codes.split(' ').map((code): [string, string] => [code, state])));
+  return stateOfCode.get(areaCode);
 }

@@ -1,20 +1,16 @@
 import { parse } from 'csv-parse/sync';
-import type { LargeFieldLimit } from '../http/input-limits.js';
+import { MAX_IMPORT_CSV_CHARS } from './import-keys.js';
 
 /**
  * Reading a contact import's CSV (pure): the header (column names, lower-cased) and the data
- * rows, bounded: at most MAX_IMPORT_CSV_CHARS of text (the route takes no larger body), at most
- * MAX_IMPORT_ROWS data rows and MAX_IMPORT_COLUMNS columns. The rows are cut into chunks of at
- * most CHUNK_BYTES of JSON, each kept as one item until the import has processed it.
+ * rows, bounded: at most MAX_IMPORT_CSV_CHARS of text (import-keys.ts; the route takes no larger
+ * body), at most MAX_IMPORT_ROWS data rows and MAX_IMPORT_COLUMNS columns. The rows are cut into
+ * chunks of at most CHUNK_BYTES of JSON, each kept as one item until the import has processed it.
  */
-export const MAX_IMPORT_CSV_CHARS = 1_000_000;
 export const MAX_IMPORT_ROWS = 10_000;
 export const MAX_IMPORT_COLUMNS = 100;
 export const MAX_COLUMN_NAME_CHARS = 100;
 export const CHUNK_BYTES = 300_000;
-
-/** The create route's limits: the CSV's characters (up to 4 bytes each in UTF-8 JSON), and room for the other fields. */
-export const CONTACT_IMPORT_UPLOAD: LargeFieldLimit = { field: 'csv', chars: MAX_IMPORT_CSV_CHARS, bodyBytes: 4 * MAX_IMPORT_CSV_CHARS + 100_000 };
 
 export type CsvReading = { ok: true; columns: string[]; rows: string[][] } | { ok: false; message: string };
 

@@ -1,3 +1,5 @@
+import type { LargeFieldLimit } from '../http/input-limits.js';
+
 /**
  * Where an uploaded contact import waits in object storage, and how the background work that
  * runs an import is named (pure: the CDK stack reads the prefix, the lead runner the messages).
@@ -7,6 +9,14 @@
 export const IMPORT_KEY_PREFIX = 'imports/';
 /** The largest file an upload may declare (and be read at): 10 MB. */
 export const MAX_UPLOAD_BYTES = 10_000_000;
+/**
+ * The longest CSV a create's body may carry (csv-rows.ts reads it), and the create route's limits:
+ * the CSV's characters (up to 4 bytes each in UTF-8 JSON), and room for the other fields. Here,
+ * not beside the CSV reader, so the route table (shared/resources/routing.ts) does not bundle the
+ * CSV parser into every function.
+ */
+export const MAX_IMPORT_CSV_CHARS = 1_000_000;
+export const CONTACT_IMPORT_UPLOAD: LargeFieldLimit = { field: 'csv', chars: MAX_IMPORT_CSV_CHARS, bodyBytes: 4 * MAX_IMPORT_CSV_CHARS + 100_000 };
 /** How long an upload URL works. */
 export const UPLOAD_URL_SECONDS = 900;
 

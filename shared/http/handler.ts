@@ -5,7 +5,7 @@ import { functionObservability } from '../observability/middleware.js';
 import { listEnvelope, recordEnvelope } from './envelope.js';
 import { assertResponseWithinBudget } from './response-budget.js';
 import { requestUrl } from './request-url.js';
-import { authenticate } from './middleware/authenticate.js';
+import { authenticate, type CarrierSignatureCheck } from './middleware/authenticate.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { parseParams, rawBytesOf } from './middleware/parse-params.js';
 import { requestLog } from './middleware/request-log.js';
@@ -33,10 +33,11 @@ function toResponse(result: OperationResult): ApiResponse {
  * the route table names. Every function of the service is made by this one factory. The request
  * line is written after the error handler has answered, so it carries the status sent.
  */
-export function createRouteGroupHandler(group: RouteGroup, operations: OperationTable) {
+export function createRouteGroupHandler(group: RouteGroup, operations: OperationTable, options: { carrierSignature?: CarrierSignatureCheck } = {}) {
   const groupRoutes = routesOfGroup(group);
   for (const route of groupRoutes) {
     if (!operations[route.operation]) throw new Error(`Route group ${group} has no operation ${route.operation}`);
+    if (route.auth === 'carrier' && !options.carrierSignature) throw new Error(`Route group ${group} has carrier routes but no carrierSignature check`);
   }
   return middy<ApiEvent, ApiResponse, Error, AppContext>()
     .use(functionObservability<ApiEvent, ApiResponse>())
@@ -44,7 +45,7 @@ export function createRouteGroupHandler(group: RouteGroup, operations: Operation
     .use(errorHandler())
     .use(httpHeaderNormalizer())
     .use(resolveRoute(groupRoutes))
-    .use(authenticate())
+    .use(authenticate(options.carrierSignature))
     .use(parseParams())
     .handler(async (event, context) => {
       const { route, params, auth } = context;

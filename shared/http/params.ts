@@ -1,4 +1,6 @@
-import qs from 'qs';
+// The parser alone: the package's index also loads qs's stringifier, which nothing here uses and
+// a bundle cannot drop (CommonJS). Typed in qs-parse.d.ts.
+import parseQs from 'qs/lib/parse.js';
 import { BadRequestError, ValidationError } from './errors.js';
 import { INPUT_LIMITS, jsonDepthExceeds, PayloadTooLargeError } from './input-limits.js';
 import type { Params } from './request.js';
@@ -10,7 +12,7 @@ import type { Params } from './request.js';
 const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: INPUT_LIMITS.entries, depth: 5 } as const;
 
 export function parseQuery(rawQueryString: string | undefined): Params {
-  return rawQueryString ? (qs.parse(rawQueryString, QS_OPTIONS) as Params) : {};
+  return rawQueryString ? (parseQs(rawQueryString, QS_OPTIONS) as Params) : {};
 }
 
 /**
@@ -39,7 +41,7 @@ export function parseBody(body: string | undefined, contentType: string | undefi
     return parsed as Params;
   }
   if (type === 'application/x-www-form-urlencoded' || type === '' || type === 'text/plain') {
-    return qs.parse(body, QS_OPTIONS) as Params;
+    return parseQs(body, QS_OPTIONS) as Params;
   }
   throw new BadRequestError(`Unsupported content type ${type}`, { body: [`content type ${type} is not supported`] });
 }

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { keys } from '../db/keys.js';
 import { blankable, booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
-import { phoneOrSipParam } from './buyer-fields.js';
+import { phoneOrSipParam } from './phone-or-sip-param.js';
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';

@@ -1,34 +1,11 @@
-import { parsePhone } from '../phone.js';
 import * as v from 'valibot';
-import { scheduleDaySchema } from '../buyers/schedule.js';
+import { scheduleDaySchema } from '../buyers/schedule-schema.js';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
-import { emailParam, idListParam, listOf, optionalText, timeZoneParam, tokenFilterListParam, tokenListParam } from './field-schemas.js';
+import { emailParam, idListParam, listOf, optionalText, timeZoneParam } from './field-schemas.js';
+import { tokenFilterListParam, tokenListParam } from './token-fields.js';
+import { phoneOrSipParam } from './phone-or-sip-param.js';
 
 /** Writable buyer fields (the reference's Buyer table), each with its rule. */
-
-const SIP_URI = /^sip:[^\s@]+(@[^\s@]+)?$/i;
-
-/**
- * A DID in E.164 (`+` and country code; normalised and validated by libphonenumber's `min`
- * metadata: the country's number pattern and lengths, see e164Param in phone-numbers.ts) or a
- * SIP endpoint starting with `sip:`.
- */
-export const phoneOrSipParam = v.pipe(
-  v.string('is not a phone number'),
-  v.trim(),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const text = dataset.value;
-    if (/^sip:/i.test(text)) {
-      if (SIP_URI.test(text)) return text;
-      addIssue({ message: 'is not a valid sip: URI' });
-      return NEVER;
-    }
-    const phone = text.startsWith('+') ? parsePhone(text) : undefined;
-    if (phone?.isValid()) return phone.number as string;
-    addIssue({ message: 'is not a phone number in E.164 (+ and country code) or a sip: URI' });
-    return NEVER;
-  }),
-);
 
 const nonNegative = v.pipe(decimalParam, v.minValue(0, 'must be greater than or equal to 0'));
 const optionalCap = v.optional(blankable(nonNegative));

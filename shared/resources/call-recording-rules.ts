@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { booleanParam, idParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
-import { optionalId, optionalText, tokenFilterListParam } from './field-schemas.js';
+import { optionalId, optionalText } from './field-schemas.js';
+import { tokenFilterListParam } from './token-fields.js';
 import * as routing from './routing.js';
 
 /**

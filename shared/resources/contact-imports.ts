@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { MAX_IMPORT_CSV_CHARS } from '../contact-imports/csv-rows.js';
+import { MAX_IMPORT_CSV_CHARS } from '../contact-imports/import-keys.js';
 import { MAX_UPLOAD_BYTES } from '../contact-imports/import-keys.js';
 import { idParam, integerParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';

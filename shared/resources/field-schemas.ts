@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { formatTokenFilter, parseTokenFilterList, parseTokenList } from '../routing/token-filters.js';
 import { resolveTimeZone } from '../time-zones.js';
 import { parseApiTime } from '../time.js';
 import { blankable, idParam, integerParam } from '../http/param-schemas.js';
@@ -8,38 +7,6 @@ import { blankable, idParam, integerParam } from '../http/param-schemas.js';
  * Schemas for domain values that several resources share. Each parses once and stores the
  * canonical form, so routing reads values it never has to re-validate.
  */
-
-/** A record token filter list, stored as canonical `key:value` strings (`age:>=21`). */
-export const tokenFilterListParam = blankable(
-  v.pipe(
-    v.unknown(),
-    v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      const parsed = parseTokenFilterList(dataset.value);
-      if (!parsed.ok) {
-        addIssue({ message: `is not a valid list of filters: ${parsed.errors.join('; ')}` });
-        return NEVER;
-      }
-      return parsed.filters.map(formatTokenFilter);
-    }),
-  ),
-);
-
-/** A comma-separated `key:value` token list (no operators), stored as given but normalised. */
-export const tokenListParam = blankable(
-  v.pipe(
-    v.unknown(),
-    v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      const parsed = parseTokenList(dataset.value);
-      if (!parsed.ok) {
-        addIssue({ message: `is not a valid token list: ${parsed.errors.join('; ')}` });
-        return NEVER;
-      }
-      return Object.entries(parsed.tokens)
-        .map(([key, value]) => `${key}:${value}`)
-        .join(',');
-    }),
-  ),
-);
 
 /** An IANA or Rails time zone name, stored as the IANA name. */
 export const timeZoneParam = v.pipe(

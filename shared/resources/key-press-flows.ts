@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, idParam, oneOf, presentString } from '../http/param-schemas.js';
-import { phoneOrSipParam } from './buyer-fields.js';
+import { phoneOrSipParam } from './phone-or-sip-param.js';
 import { digitsParam, tokenValuesParam } from './call-config-fields.js';
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText } from './field-schemas.js';

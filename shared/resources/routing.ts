@@ -1,7 +1,7 @@
 import type { LargeFieldLimit } from '../http/input-limits.js';
 import type { RouteGroup } from '../http/route-groups.js';
 import { SOUND_UPLOAD_LIMIT } from '../call-config/sound-audio.js';
-import { CONTACT_IMPORT_UPLOAD } from '../contact-imports/csv-rows.js';
+import { CONTACT_IMPORT_UPLOAD } from '../contact-imports/import-keys.js';
 import { ALL_OPERATIONS, type CrudOperation } from './define.js';
 
 /**

@@ -4,7 +4,8 @@ import { CHOICE_BRANCHES } from '../leads/schedule-steps.js';
 import { DAYS_OF_WEEK, waitFieldErrors, WAIT_TYPES } from '../leads/wait-time.js';
 import { defineResource } from './define.js';
 import { integrationBrief } from './integrations.js';
-import { idListParam, idListUpTo, MAX_ASSOCIATED_RECORDS, optionalCount, optionalId, optionalText, timeZoneParam, tokenFilterListParam, tokenListParam } from './field-schemas.js';
+import { idListParam, idListUpTo, MAX_ASSOCIATED_RECORDS, optionalCount, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
+import { tokenFilterListParam, tokenListParam } from './token-fields.js';
 import * as routing from './routing.js';
 
 /**

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, idParam, integerParam } from '../http/param-schemas.js';
-import { US_STATE_CODES } from '../call-config/us-area-codes.js';
+import { US_STATE_CODES } from '../call-config/us-states.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';

@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { booleanParam, idParam, oneOf } from '../http/param-schemas.js';
 import { MATCH_TYPES, patternProblem } from '../call-config/text-match.js';
 import { defineResource } from './define.js';
-import { optionalId, optionalText, tokenListParam } from './field-schemas.js';
+import { optionalId, optionalText } from './field-schemas.js';
+import { tokenListParam } from './token-fields.js';
 import * as routing from './routing.js';
 
 /**

@@ -15,9 +15,8 @@ import { BUNDLE_GOAL_KB, esbuildOptions, lambdaBundleFile } from '../../infra/co
  * (docs/benchmarks.md, "Lambda bundles", says what keeps each of them above).
  */
 const CEILING_KB: Readonly<Record<string, number>> = {
-  admin: 510,
-  configuration: 312,
-  contacts: 358,
+  admin: 502,
+  contacts: 345,
 };
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));

@@ -4,7 +4,8 @@ import { recordingFor, sipHeadersFor } from '../../shared/call-config/dial-extra
 import { applyTokenMatchers, parseSipTokens, sipHeaderFields, visitorTokens, type TokenMatcher } from '../../shared/call-config/inbound-tokens.js';
 import { applicableStateLimits } from '../../shared/call-config/state-limits.js';
 import { captureValue, patternProblem, PATTERN_LIMITS, renderTemplate, textMatches } from '../../shared/call-config/text-match.js';
-import { stateOfAreaCode, US_STATE_CODES } from '../../shared/call-config/us-area-codes.js';
+import { stateOfAreaCode } from '../../shared/call-config/us-area-codes.js';
+import { US_STATE_CODES } from '../../shared/call-config/us-states.js';
 
 describe('patterns', () => {
   it('accept ordinary regexes and refuse the ones that backtrack without bound, or are invalid or long', () => {

@@ -74,6 +74,18 @@ describe('route table', () => {
     }
   });
 
+  it('refuses to build a group with carrier routes that is given no carrier signature check', async () => {
+    const { createRouteGroupHandler } = await import('../../shared/http/handler.js');
+    // Never called: the group is only built.
+    const unused = async (): Promise<never> => {
+      throw new Error('not called');
+    };
+    const voiceOperations = Object.fromEntries(routes.filter((route) => route.group === 'voice').map((route) => [route.operation, unused]));
+    expect(routes.some((route) => route.group === 'voice' && route.auth === 'carrier')).toBe(true);
+    expect(() => createRouteGroupHandler('voice', voiceOperations)).toThrow('has carrier routes but no carrierSignature check');
+    expect(() => createRouteGroupHandler('voice', voiceOperations, { carrierSignature: async () => false })).not.toThrow();
+  });
+
   it('reads the same resources from the light routing facts as the registry holds, each definition carrying its own facts', () => {
     expect(resources.map((resource) => resource.name)).toEqual(resourceRoutings.map((routing) => routing.name));
     resources.forEach((resource, index) => {

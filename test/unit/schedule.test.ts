@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { activeScheduleItem, isWithinSchedule, parseTimeRange, scheduleDaySchema } from '../../shared/buyers/schedule.js';
+import { activeScheduleItem, isWithinSchedule, parseTimeRange } from '../../shared/buyers/schedule.js';
+import { scheduleDaySchema } from '../../shared/buyers/schedule-schema.js';
 
 describe('parseTimeRange', () => {
   it('reads ranges, including one ending at 24:00 and one spanning midnight', () => {

@@ -2,10 +2,9 @@ import type { MiddlewareObj } from '@middy/core';
 import { parseBasicAuthorization, plausibleUserToken, secretMatches } from '../../auth/credentials.js';
 import { findApiKey, findUserToken } from '../../db/companies.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
-import { validCarrierSignature } from '../../voice/carrier-auth.js';
 import { INPUT_LIMITS } from '../input-limits.js';
 import { parseQuery } from '../params.js';
-import type { ApiEvent, ApiResponse, AppContext, AuthContext } from '../request.js';
+import type { ApiEvent, ApiResponse, AppContext, AuthContext, Params } from '../request.js';
 import { rawBodyOf, requestParams } from './parse-params.js';
 
 /**
@@ -49,7 +48,14 @@ async function authenticateBasic(event: ApiEvent): Promise<AuthContext> {
   throw new UnauthorizedError();
 }
 
-export function authenticate(): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
+/**
+ * Checks a carrier request's signature (shared/voice/carrier-auth.ts). Given by the groups that
+ * have carrier routes (createRouteGroupHandler's `carrierSignature`), so the other functions do
+ * not bundle the carrier's token handling.
+ */
+export type CarrierSignatureCheck = (event: ApiEvent, params: Params) => Promise<boolean>;
+
+export function authenticate(carrierSignature?: CarrierSignatureCheck): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
   return {
     before: async (request) => {
       const { route } = request.context;
@@ -63,8 +69,10 @@ export function authenticate(): MiddlewareObj<ApiEvent, ApiResponse, Error, AppC
           return;
         case 'carrier':
           // The carrier's calls are signed with its auth token over the URL and form fields (a small form).
+          // createRouteGroupHandler refuses a group with carrier routes and no check.
+          if (!carrierSignature) throw new Error('a carrier route needs the group to check carrier signatures');
           request.context.params = requestParams(request.event);
-          if (!(await validCarrierSignature(request.event, request.context.params))) throw new ForbiddenError('Invalid carrier signature');
+          if (!(await carrierSignature(request.event, request.context.params))) throw new ForbiddenError('Invalid carrier signature');
           request.context.auth = { companyId: 0, method: 'none' };
           return;
         default:
