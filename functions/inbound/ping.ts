@@ -89,7 +89,7 @@ export async function callerAndSource(webhook: Record<string, unknown>, request:
 
 /**
  * `POST|GET /api/v1/inbound_webhooks/ping/:vanity_uri`: are buyers available for this caller,
- * how many, at what best bid. Decided with one Query for the buyers and their counters; the
+ * how many, at what best bid. Decided from the offer's buyers and their counters read by key; the
  * answer is kept as the ping's log entry (one write), which the post reads back by ping_id.
  */
 export const ping: Operation = async (request) => {

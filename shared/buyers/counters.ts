@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
+import { getItems } from '../db/records.js';
 import {
   METRICS,
   buildCounterUpdate,
@@ -38,18 +39,8 @@ async function readItem(companyId: number, buyerId: number): Promise<CounterItem
 
 /** Counter items of several buyers (BatchGetItem), keyed by buyer id. */
 export async function readCounterItems(companyId: number, buyerIds: readonly number[]): Promise<Map<number, CounterItem>> {
-  const out = new Map<number, CounterItem>();
-  const ids = [...new Set(buyerIds)];
-  for (let start = 0; start < ids.length; start += 100) {
-    let requestKeys: Record<string, unknown>[] | undefined = ids.slice(start, start + 100).map((id) => keys.buyerStats(companyId, id));
-    for (let attempt = 0; requestKeys?.length && attempt < 8; attempt++) {
-      const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requestKeys } } }));
-      for (const item of result.Responses?.[tableName] ?? []) out.set(buyerIdOfStats(item), item);
-      requestKeys = result.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined;
-      if (requestKeys?.length) await new Promise((done) => setTimeout(done, 25 * 2 ** attempt));
-    }
-  }
-  return out;
+  const items = await getItems([...new Set(buyerIds)].map((id) => keys.buyerStats(companyId, id)));
+  return new Map(items.map((item) => [buyerIdOfStats(item), item]));
 }
 
 /**

@@ -84,17 +84,23 @@ export async function getLookup(key: Key): Promise<{ company_id: number; id: num
 
 /** The items that exist among `itemKeys`, in no particular order (BatchGetItem, 100 a call). */
 export async function getItems(itemKeys: readonly Key[]): Promise<Record<string, unknown>[]> {
+  // BatchGetItem takes 100 keys: the batches go out side by side (one round trip however many
+  // keys), each retrying its own unprocessed keys with backoff.
+  const batches: Array<readonly Key[]> = [];
+  for (let start = 0; start < itemKeys.length; start += 100) batches.push(itemKeys.slice(start, start + 100));
+  return (await Promise.all(batches.map(getBatch))).flat();
+}
+
+async function getBatch(batch: readonly Key[]): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  for (let start = 0; start < itemKeys.length; start += 100) {
-    let requestKeys: Record<string, unknown>[] | undefined = itemKeys.slice(start, start + 100);
-    for (let attempt = 0; requestKeys?.length && attempt < 8; attempt++) {
-      const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requestKeys } } }));
-      items.push(...(result.Responses?.[tableName] ?? []));
-      requestKeys = result.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined;
-      if (requestKeys?.length) await new Promise((done) => setTimeout(done, 25 * 2 ** attempt));
-    }
-    if (requestKeys?.length) throw new Error('BatchGetItem left keys unprocessed');
+  let requestKeys: Record<string, unknown>[] | undefined = [...batch];
+  for (let attempt = 0; requestKeys?.length && attempt < 8; attempt++) {
+    const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requestKeys } } }));
+    items.push(...(result.Responses?.[tableName] ?? []));
+    requestKeys = result.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined;
+    if (requestKeys?.length) await new Promise((done) => setTimeout(done, 25 * 2 ** attempt));
   }
+  if (requestKeys?.length) throw new Error('BatchGetItem left keys unprocessed');
   return items;
 }
 

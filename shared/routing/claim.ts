@@ -5,7 +5,7 @@ import { routeBuyers, type RankedBuyer, type RoutingContext, type ExcludedBuyer 
 import { loadRoutingBuyers } from './router.js';
 
 /**
- * Claiming a buyer for a call: decide the order (one Query for buyers and counters), then
+ * Claiming a buyer for a call: decide the order (the buyers and their counters read by key), then
  * reserve an attempt and a concurrent call on each buyer in turn, atomically and within its
  * caps, until one accepts. A buyer that filled up between the decision and the reservation
  * is skipped with the cap that stopped it. The call releases the claim when it ends.

@@ -1,12 +1,11 @@
 import { keys } from '../db/keys.js';
-import { queryPages } from '../db/query.js';
-import { getRecords, withoutKeys } from '../db/records.js';
+import { buyerIdOfStats } from '../buyers/counters.js';
+import { getItems, getRecords, withoutKeys } from '../db/records.js';
 import type { RoutingBuyer } from './route-buyers.js';
 
 /**
- * The I/O around the routing decision. Every buyer of the company and its counters come from
- * ONE Query of the buyers partition (records and `stats#` counter items share it), however many
- * buyers there are, apart from DynamoDB's own 1 MB result pages.
+ * The I/O around the routing decision: the wanted buyers and their `stats#` counter items, read
+ * by key (never the company's whole buyers partition).
  */
 /** A record naming buyers: an offer or a webhook (`buyer_ids`, `buyer_group_ids`). */
 export type BuyerSelection = Record<string, unknown>;
@@ -32,21 +31,22 @@ export async function selectedBuyerIds(companyId: number, selection: BuyerSelect
   return selected;
 }
 
-/** The company's buyers in `wanted`, each with its counter item, from one Query. */
-export async function loadRoutingBuyers(companyId: number, wanted: ReadonlySet<number>, stats?: { queries: number }): Promise<RoutingBuyer[]> {
+/**
+ * The company's buyers in `wanted`, each with its counter item, read by key: one BatchGetItem per
+ * 50 buyers (record and counter item side by side), the batches in parallel, so the cost follows
+ * the offer's buyers and not the company's. Deleted buyers are simply absent; in id order.
+ */
+export async function loadRoutingBuyers(companyId: number, wanted: ReadonlySet<number>): Promise<RoutingBuyer[]> {
+  const ids = [...wanted].sort((a, b) => a - b);
+  const items = await getItems(ids.flatMap((id) => [keys.record(companyId, 'buyers', id), keys.buyerStats(companyId, id)]));
   const records = new Map<number, Record<string, unknown>>();
   const counters = new Map<number, Record<string, unknown>>();
-  for await (const items of queryPages({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.resourcePartition(companyId, 'buyers') } })) {
-    if (stats) stats.queries += 1;
-    for (const item of items) {
-      const sk = String(item.sk);
-      if (sk.startsWith('stats#')) {
-        const id = Number(sk.slice('stats#'.length));
-        if (wanted.has(id)) counters.set(id, item);
-      } else if (wanted.has(Number(item.id))) {
-        records.set(Number(item.id), withoutKeys(item));
-      }
-    }
+  for (const item of items) {
+    if (String(item.sk).startsWith('stats#')) counters.set(buyerIdOfStats(item), item);
+    else records.set(Number(item.id), withoutKeys(item));
   }
-  return [...records.entries()].map(([id, record]) => ({ record, counters: counters.get(id) }));
+  return ids.flatMap((id) => {
+    const record = records.get(id);
+    return record ? [{ record, counters: counters.get(id) }] : [];
+  });
 }
