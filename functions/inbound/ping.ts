@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { agentPingAnswer } from '../../shared/agents/availability.js';
-import { isBlacklisted } from '../../shared/contacts/blacklist.js';
 import { putDayRecord } from '../../shared/db/day-records.js';
 import { timeSortableId } from '../../shared/db/ids.js';
 import { getRecord } from '../../shared/db/records.js';
@@ -9,8 +8,8 @@ import { normalizeCallerNumber } from '../../shared/phone.js';
 import { serviceRandom } from '../../shared/routing/random.js';
 import { takeRateLimits, type RateCheck } from '../../shared/routing/rate-limits.js';
 import { routeBuyers } from '../../shared/routing/route-buyers.js';
-import { loadRoutingBuyers, selectedBuyerIds, selectsBuyers } from '../../shared/routing/router.js';
-import { checkUserToken, findWebhook, inboundResponse, InboundError, tokensOf } from '../../shared/routing/inbound.js';
+import { readForPing } from '../../shared/routing/ping-reads.js';
+import { checkUserToken, inboundResponse, InboundError, tokensOf } from '../../shared/routing/inbound.js';
 import { redactParams } from '../../shared/http/redact.js';
 import { isoWithOffset } from '../../shared/time.js';
 
@@ -94,14 +93,17 @@ export async function callerAndSource(webhook: Record<string, unknown>, request:
  */
 export const ping: Operation = async (request) => {
   const started = performance.now();
-  const webhook = await findWebhook(request);
+  // The webhook, its buyers and the blacklist check in one round trip when the vanity name's
+  // chain is known (shared/routing/ping-reads.ts); a caller number that is not valid is refused
+  // below and its blacklist answer unused.
+  const { webhook, wanted, buyers, blacklisted } = await readForPing(request.pathParams.vanity_uri ?? '', normalizeCallerNumber(request.params.caller_id));
   const companyId = Number(webhook.company_id);
   const now = request.now;
   await checkUserToken(webhook, request.params);
   const { caller, trafficSourceId } = await callerAndSource(webhook, request, webhook.require_caller_id_on_ping === true);
   if (webhook.webhook_type === 'check_for_available_instant_agent') {
     // Agents, not buyers: the offer's call centers answer (shared/agents/availability.ts).
-    const body = await agentPingAnswer(companyId, webhook, caller ? await isBlacklisted(companyId, caller) : false);
+    const body = await agentPingAnswer(companyId, webhook, caller ? blacklisted : false);
     const limited = await takeRateLimits(companyId, rateChecks(webhook, trafficSourceId), now);
     if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
     return { kind: 'raw', response: inboundResponse(200, body) };
@@ -111,13 +113,6 @@ export const ping: Operation = async (request) => {
   }
 
   const tokens = tokensOf(request.params);
-  const offer = typeof webhook.offer_id === 'number' ? await getRecord(companyId, 'offers', webhook.offer_id) : undefined;
-  const selection = selectsBuyers(webhook) ? webhook : offer;
-  const [wanted, blacklisted] = await Promise.all([
-    selection ? selectedBuyerIds(companyId, selection) : Promise.resolve(new Set<number>()),
-    caller ? isBlacklisted(companyId, caller) : Promise.resolve(false),
-  ]);
-  const buyers = wanted.size ? await loadRoutingBuyers(companyId, wanted) : [];
   const decision = routeBuyers(
     buyers,
     { now, tokens, blacklisted, concurrencyBufferPercent: typeof webhook.concurrency_cap_buffer_percent === 'number' ? webhook.concurrency_cap_buffer_percent : undefined },

@@ -55,12 +55,17 @@ export function inboundOperation(operation: Operation, answered: MetricName): Op
 /** `OPTIONS` on ping and post: the CORS preflight of browser forms. */
 export const corsPreflight: Operation = async () => ({ kind: 'raw', response: { statusCode: 204, headers: CORS_HEADERS, body: '' } });
 
+/** The refusal of a vanity name no webhook has. */
+export function noWebhook(vanity: string): NotFoundError {
+  return new NotFoundError(`No inbound webhook ${vanity}`);
+}
+
 /** The webhook named by the path; 404 when no webhook has that vanity name. */
 export async function findWebhook(request: OperationRequest): Promise<StoredRecord> {
   const vanity = request.pathParams.vanity_uri ?? '';
   const lookup = await getLookup(keys.globalLookup('inbound_webhooks', 'vanity_uri', vanity));
   const webhook = lookup ? await getRecord(lookup.company_id, 'inbound_webhooks', lookup.id) : undefined;
-  if (!webhook) throw new NotFoundError(`No inbound webhook ${vanity}`);
+  if (!webhook) throw noWebhook(vanity);
   return webhook;
 }
 

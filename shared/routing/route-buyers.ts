@@ -8,7 +8,7 @@ import { explainMismatch, parseTokenFilterList, type TokenValues } from './token
 /**
  * The routing decision, as pure functions over plain values: which buyers may take a call or a
  * ping, in what order to try them, and why each other buyer was left out. The I/O around it
- * (one Query for buyers and counters, then reservations) is in shared/routing/router.ts.
+ * (buyers and counters read by key, then reservations) is in shared/routing/router.ts.
  */
 export interface RoutingBuyer {
   /** The buyer record as stored. */

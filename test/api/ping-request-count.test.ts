@@ -29,6 +29,8 @@ async function pingSetup(companyBuyers: number) {
   return { company, webhook };
 }
 
+const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand']);
+
 /** The DynamoDB requests one ping makes: commands in order, keys asked by BatchGet, items read. */
 async function measuredPing(vanity: string) {
   log.reset();
@@ -39,6 +41,8 @@ async function measuredPing(vanity: string) {
     body: reply.body,
     commands: requests.map((request) => request.command).sort(),
     batchGetKeys: log.batchGetKeys().length,
+    /** Sequential steps of the reads before the first write (the decision comes before any write). */
+    readSteps: new Set(requests.filter((request) => READS.has(request.command)).map((request) => request.step)).size,
     itemsRead: requests.reduce((sum, request) => sum + request.returned, 0),
     requests,
   };
@@ -68,5 +72,71 @@ describe('ping DynamoDB work follows the offer, not the company', () => {
       .flatMap((request) => Object.values(request.input.RequestItems as Record<string, { Keys: Array<{ pk: string }> }>).flatMap((table) => table.Keys))
       .filter((key) => key.pk === buyersPartition);
     expect(buyerItems).toHaveLength(20);
+
+    // Once the vanity name's chain is known, a ping reads in one round trip, the same in both.
+    const warmSmall = await measuredPing(small.webhook.vanity_uri);
+    const warmLarge = await measuredPing(large.webhook.vanity_uri);
+    expect(warmLarge.commands).toEqual(warmSmall.commands);
+    expect(warmLarge.itemsRead).toBe(warmSmall.itemsRead);
+    expect(warmLarge.readSteps).toBe(1);
+    expect(warmSmall.readSteps).toBe(1);
+    expect(warmLarge.body.available_buyers_count).toBe(10);
   }, 60_000);
+});
+
+describe('a ping along a remembered chain never answers from stale configuration', () => {
+  const ping = async (vanity: string, caller = '+14155550100') => {
+    const reply = await call(gateway, { method: 'POST', path: `/api/v1/inbound_webhooks/ping/${vanity}`, json: { caller_id: caller } });
+    return reply;
+  };
+  const offeredIds = (body: Record<string, any>) => (body.buyers as Array<{ buyer_id: number }>).map((buyer) => buyer.buyer_id).sort((a, b) => a - b);
+
+  it('follows a change of the offer, the webhook, a group and the vanity name on the very next ping', async () => {
+    const company = await createTestCompany('ping-chain');
+    const [a, b, c] = [
+      await createThrough(gateway, company, '/api/v1/buyers', { name: 'A' }),
+      await createThrough(gateway, company, '/api/v1/buyers', { name: 'B' }),
+      await createThrough(gateway, company, '/api/v1/buyers', { name: 'C' }),
+    ];
+    const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Offer', buyer_ids: [a!.id] });
+    const webhook = await createThrough(gateway, company, '/api/v1/inbound_webhooks', { vanity_uri: `chain-${randomUUID().slice(0, 8)}`, offer_id: offer.id });
+    const put = async (path: string, json: Record<string, unknown>) => {
+      const reply = await call(gateway, { method: 'PUT', path, authorization: company.authorization, json });
+      expect(reply.status, reply.text).toBe(200);
+    };
+    expect(offeredIds((await ping(webhook.vanity_uri)).body)).toEqual([a!.id]);
+    expect(offeredIds((await ping(webhook.vanity_uri)).body)).toEqual([a!.id]);
+
+    await put(`/api/v1/offers/${offer.id}`, { buyer_ids: [a!.id, b!.id] });
+    expect(offeredIds((await ping(webhook.vanity_uri)).body)).toEqual([a!.id, b!.id]);
+
+    // The webhook names its own buyers through a group; then the group gains a buyer.
+    const group = await createThrough(gateway, company, '/api/v1/buyer_groups/0', { name: 'Group', buyer_ids: [c!.id] });
+    await put(`/api/v1/inbound_webhooks/${webhook.id}`, { buyer_group_ids: [group.id] });
+    expect(offeredIds((await ping(webhook.vanity_uri)).body)).toEqual([c!.id]);
+    await put(`/api/v1/buyer_groups/${group.id}`, { buyer_ids: [b!.id, c!.id] });
+    expect(offeredIds((await ping(webhook.vanity_uri)).body)).toEqual([b!.id, c!.id]);
+
+    // A buyer paused is read fresh: it drops out at once.
+    await put(`/api/v1/buyers/${b!.id}`, { paused: true });
+    expect(offeredIds((await ping(webhook.vanity_uri)).body)).toEqual([c!.id]);
+
+    const renamed = `chain-${randomUUID().slice(0, 8)}`;
+    await put(`/api/v1/inbound_webhooks/${webhook.id}`, { vanity_uri: renamed });
+    expect((await ping(webhook.vanity_uri)).status).toBe(404);
+    expect(offeredIds((await ping(renamed)).body)).toEqual([c!.id]);
+  });
+
+  it('checks the blacklist on every ping', async () => {
+    const company = await createTestCompany('ping-chain');
+    const buyer = await createThrough(gateway, company, '/api/v1/buyers', { name: 'A' });
+    const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Offer', buyer_ids: [buyer.id] });
+    const webhook = await createThrough(gateway, company, '/api/v1/inbound_webhooks', { vanity_uri: `chain-${randomUUID().slice(0, 8)}`, offer_id: offer.id });
+    expect((await ping(webhook.vanity_uri, '+14155550199')).body.available_buyers_count).toBe(1);
+    const blocked = await call(gateway, { method: 'POST', path: '/api/v1/contacts/(415) 555-0199/caller_block', authorization: company.authorization });
+    expect(blocked.status, blocked.text).toBe(200);
+    const reply = await ping(webhook.vanity_uri, '+14155550199');
+    expect(reply.body.available_buyers_count).toBe(0);
+    expect(reply.body.errors).toEqual({ base: ['The caller is blacklisted'] });
+  });
 });
