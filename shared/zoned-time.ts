@@ -125,6 +125,15 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/**
+ * The last instant asked for, seen in each zone asked: a request reads one `now` in every buyer's
+ * zone (period keys, schedules, caps, bids), so each zone's clock is worked out once per request,
+ * not once per buyer and check. ZonedTime is immutable, so sharing one is safe.
+ */
+let lastInstant = NaN;
+const lastInstantZones = new Map<string, ZonedTime>();
+const LAST_INSTANT_ZONES_LIMIT = 600;
+
 /** An instant as a zone's wall clock shows it (the subset of luxon's DateTime the service uses). */
 export class ZonedTime {
   readonly clock: WallClock;
@@ -140,7 +149,17 @@ export class ZonedTime {
 
   static at(ms: number | Date, zone: Zone): ZonedTime {
     const value = typeof ms === 'number' ? ms : ms.getTime();
-    return new ZonedTime(value, zone, offsetAt(zone, value));
+    if (typeof zone !== 'string') return new ZonedTime(value, zone, offsetAt(zone, value));
+    if (value !== lastInstant) {
+      lastInstant = value;
+      lastInstantZones.clear();
+    }
+    let zoned = lastInstantZones.get(zone);
+    if (!zoned) {
+      zoned = new ZonedTime(value, zone, offsetAt(zone, value));
+      if (lastInstantZones.size < LAST_INSTANT_ZONES_LIMIT) lastInstantZones.set(zone, zoned);
+    }
+    return zoned;
   }
 
   /**

@@ -18,8 +18,30 @@ const KEY_ATTRIBUTE: Record<RollingPeriod, string> = { hourly: 'hour_key', daily
 
 export type PeriodKeys = Record<RollingPeriod, string>;
 
+/**
+ * The period keys of the last instant asked, per zone: routing asks them for one `now` in every
+ * buyer's zone, so they are worked out once per zone per request, not once per buyer. Callers
+ * only read the keys (they are frozen).
+ */
+let keysInstant = NaN;
+const keysByZone = new Map<string, PeriodKeys>();
+
 /** The hour, day and month `now` falls in, in the buyer's time zone. */
 export function periodKeys(now: Date, timeZone: string): PeriodKeys {
+  const ms = now.getTime();
+  if (ms !== keysInstant) {
+    keysInstant = ms;
+    keysByZone.clear();
+  }
+  let found = keysByZone.get(timeZone);
+  if (!found) {
+    found = Object.freeze(zonePeriodKeys(now, timeZone));
+    if (keysByZone.size < 600) keysByZone.set(timeZone, found);
+  }
+  return found;
+}
+
+function zonePeriodKeys(now: Date, timeZone: string): PeriodKeys {
   const local = ZonedTime.at(now, timeZone);
   if (!local.isValid) throw new RangeError(`invalid time zone ${timeZone}`);
   const { year, month, day, hour } = local.clock;

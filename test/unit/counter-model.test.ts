@@ -13,6 +13,20 @@ describe('periodKeys', () => {
   });
 });
 
+describe('periodKeys once per zone per instant', () => {
+  it('works a zone\'s keys out once for one instant (routing asks once per buyer) and again for the next instant', () => {
+    const now = new Date('2026-11-01T03:30:00Z');
+    const first = periodKeys(now, 'America/Chicago');
+    expect(periodKeys(new Date(now.getTime()), 'America/Chicago')).toBe(first);
+    expect(periodKeys(now, 'UTC')).toEqual({ hourly: '2026-11-01T03', daily: '2026-11-01', monthly: '2026-11' });
+    expect(periodKeys(now, 'America/Chicago')).toBe(first);
+    // An hour later: new keys, not the remembered ones.
+    expect(periodKeys(new Date('2026-11-01T04:30:00Z'), 'America/Chicago')).toEqual({ hourly: '2026-10-31T23', daily: '2026-10-31', monthly: '2026-10' });
+    expect(periodKeys(new Date('2026-11-01T06:30:00Z'), 'UTC').hourly).toBe('2026-11-01T06');
+    expect(() => periodKeys(now, 'Not/AZone')).toThrow(RangeError);
+  });
+});
+
 describe('currentCounters', () => {
   const keys = { hourly: '2026-11-21T05', daily: '2026-11-21', monthly: '2026-11' };
   const item = {
