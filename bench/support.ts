@@ -60,6 +60,13 @@ export interface CallCounts {
   itemsByCommand: Record<string, number>;
   /** Milliseconds spent waiting for each command (SDK and the emulator's answer), by command name. */
   msByCommand: Record<string, number>;
+  /**
+   * Sequential steps: a call sent while another is in flight joins its step (sent side by side),
+   * one sent when none is in flight starts the next. Steps that began with a read command count
+   * in `readSteps` too.
+   */
+  steps: number;
+  readSteps: number;
 }
 
 export const READ_COMMANDS: ReadonlySet<string> = new Set(['QueryCommand', 'GetItemCommand', 'BatchGetItemCommand', 'ScanCommand', 'TransactGetItemsCommand']);
@@ -71,7 +78,7 @@ export interface CallCounter {
 }
 
 function emptyCounts(): CallCounts {
-  return { byCommand: {}, itemsReturned: 0, readUnits: 0, writeUnits: 0, unitsByCommand: {}, itemsByCommand: {}, msByCommand: {} };
+  return { byCommand: {}, itemsReturned: 0, readUnits: 0, writeUnits: 0, unitsByCommand: {}, itemsByCommand: {}, msByCommand: {}, steps: 0, readSteps: 0 };
 }
 
 /**
@@ -82,13 +89,24 @@ function emptyCounts(): CallCounts {
  */
 export function countCalls(client: DynamoDBDocumentClient, commands?: ReadonlySet<string>): CallCounter {
   let counts = emptyCounts();
+  let inFlight = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const name = context.commandName ?? 'unknown';
       if (commands && !commands.has(name)) return next(args);
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      if (inFlight === 0) {
+        counts.steps += 1;
+        if (READ_COMMANDS.has(name)) counts.readSteps += 1;
+      }
+      inFlight += 1;
       const started = performance.now();
-      const result = await next(args);
+      let result;
+      try {
+        result = await next(args);
+      } finally {
+        inFlight -= 1;
+      }
       counts.msByCommand[name] = (counts.msByCommand[name] ?? 0) + performance.now() - started;
       const output = result.output as {
         Count?: number;
