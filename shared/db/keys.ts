@@ -28,8 +28,9 @@ export const keys = {
   }),
 
   /**
-   * Live counters of a buyer, in the buyers partition so one Query returns every buyer with its
-   * counters; `stats#` sorts after every zero-padded id, so a key range reads records alone.
+   * Live counters of a buyer, in the buyers partition beside its record (routing reads both by
+   * key, in the same BatchGet); `stats#` sorts after every zero-padded id, so a key range reads
+   * records alone.
    */
   buyerStats: (companyId: number, buyerId: number): Key => ({ pk: keys.resourcePartition(companyId, 'buyers'), sk: `stats#${padId(buyerId)}` }),
 

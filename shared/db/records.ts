@@ -84,12 +84,20 @@ export async function getLookup(key: Key): Promise<{ company_id: number; id: num
 
 /** The items that exist among `itemKeys`, in no particular order (BatchGetItem, 100 a call). */
 export async function getItems(itemKeys: readonly Key[]): Promise<Record<string, unknown>[]> {
-  // BatchGetItem takes 100 keys: the batches go out side by side (one round trip however many
-  // keys), each retrying its own unprocessed keys with backoff.
+  // BatchGetItem takes 100 keys: the batches go out side by side (one round trip up to 2,500
+  // keys; a bigger read goes in waves so one request cannot open hundreds of connections), each
+  // retrying its own unprocessed keys with backoff.
   const batches: Array<readonly Key[]> = [];
   for (let start = 0; start < itemKeys.length; start += 100) batches.push(itemKeys.slice(start, start + 100));
-  return (await Promise.all(batches.map(getBatch))).flat();
+  const items: Record<string, unknown>[] = [];
+  for (let start = 0; start < batches.length; start += BATCHES_AT_ONCE) {
+    for (const found of await Promise.all(batches.slice(start, start + BATCHES_AT_ONCE).map(getBatch))) items.push(...found);
+  }
+  return items;
 }
+
+/** BatchGetItems in flight at once for one read. */
+const BATCHES_AT_ONCE = 25;
 
 async function getBatch(batch: readonly Key[]): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
