@@ -125,6 +125,10 @@ describe('a ping along a remembered chain never answers from stale configuration
     await put(`/api/v1/inbound_webhooks/${webhook.id}`, { vanity_uri: renamed });
     expect((await ping(webhook.vanity_uri)).status).toBe(404);
     expect(offeredIds((await ping(renamed)).body)).toEqual([c!.id]);
+
+    const deleted = await call(gateway, { method: 'DELETE', path: `/api/v1/inbound_webhooks/${webhook.id}`, authorization: company.authorization });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect((await ping(renamed)).status).toBe(404);
   });
 
   it('checks the blacklist on every ping', async () => {
