@@ -3,7 +3,7 @@ import { keys, type Key } from '../db/keys.js';
 import { getItems, getLookup, getRecord, getRecords, withoutKeys, type StoredRecord } from '../db/records.js';
 import { noWebhook } from './inbound.js';
 import type { RoutingBuyer } from './route-buyers.js';
-import { loadRoutingBuyers, routingBuyerKeys, routingBuyersFrom, selectionBuyerIds, selectionGroupIds, selectsBuyers } from './router.js';
+import { buyerCountKeys, loadRoutingBuyers, noteBuyerCountFrom, partitionReadFits, queryRoutingBuyers, routingBuyerKeys, routingBuyersFrom, selectionBuyerIds, selectionGroupIds, selectsBuyers } from './router.js';
 
 /**
  * What a ping reads before its decision, in as few round trips as correctness allows.
@@ -69,10 +69,15 @@ async function readAlongChain(vanity: string, chain: Chain, caller: string | und
   const webhookKey = keys.record(companyId, 'inbound_webhooks', chain.webhookId);
   const offerKey = chain.offerId === undefined ? undefined : keys.record(companyId, 'offers', chain.offerId);
   const groupKeys = chain.groupIds.map((id) => keys.record(companyId, 'buyer_groups', id));
-  const [items, blacklisted] = await Promise.all([
-    getItems([vanityKey(vanity), webhookKey, ...(offerKey ? [offerKey] : []), ...groupKeys, ...routingBuyerKeys(companyId, chain.buyerIds)]),
+  // A large share of the company's buyers is read as its whole partition, beside the links (router.ts says why).
+  const wholePartition = partitionReadFits(companyId, chain.buyerIds.length);
+  const buyerKeys = wholePartition ? [] : [...routingBuyerKeys(companyId, chain.buyerIds), ...buyerCountKeys(companyId, chain.buyerIds.length)];
+  const [items, blacklisted, partitionBuyers] = await Promise.all([
+    getItems([vanityKey(vanity), webhookKey, ...(offerKey ? [offerKey] : []), ...groupKeys, ...buyerKeys]),
     caller ? isBlacklisted(companyId, caller) : Promise.resolve(false),
+    wholePartition ? queryRoutingBuyers(companyId, new Set(chain.buyerIds)) : undefined,
   ]);
+  if (!wholePartition) noteBuyerCountFrom(companyId, items);
   const byKey = new Map(items.map((item) => [keyText(item), item]));
   const lookup = byKey.get(keyText(vanityKey(vanity)));
   if (!lookup || Number(lookup.company_id) !== companyId || Number(lookup.id) !== chain.webhookId) return undefined;
@@ -94,7 +99,9 @@ async function readAlongChain(vanity: string, chain: Chain, caller: string | und
   const read = new Set(chain.buyerIds);
   if ([...wanted].some((id) => !read.has(id))) return undefined;
   const buyersPartition = keys.resourcePartition(companyId, 'buyers');
-  const buyers = routingBuyersFrom(wanted, items.filter((item) => item.pk === buyersPartition));
+  const buyers = partitionBuyers
+    ? partitionBuyers.filter((buyer) => wanted.has(Number(buyer.record.id)))
+    : routingBuyersFrom(wanted, items.filter((item) => item.pk === buyersPartition));
   return { webhook, wanted, buyers, blacklisted };
 }
 

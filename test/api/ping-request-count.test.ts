@@ -84,6 +84,32 @@ describe('ping DynamoDB work follows the offer, not the company', () => {
   }, 60_000);
 });
 
+describe('a large offer holding most of its company reads the partition (the cheaper read)', () => {
+  it('reads 200 buyers of a 200-buyer company by key once, then by one Query of the partition, with the same answer', async () => {
+    const company = await createTestCompany('ping-dense');
+    const ids = await seedBuyers(company.id, 200);
+    const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Everyone', buyer_ids: ids });
+    const webhook = await createThrough(gateway, company, '/api/v1/inbound_webhooks', { vanity_uri: `dense-${randomUUID().slice(0, 8)}`, offer_id: offer.id });
+    const buyersPartition = keys.resourcePartition(company.id, 'buyers');
+    const queriesOfBuyers = (requests: LoggedRequest[]) =>
+      requests.filter((request) => request.command === 'QueryCommand' && Object.values((request.input.ExpressionAttributeValues ?? {}) as Record<string, unknown>).includes(buyersPartition));
+
+    const first = await measuredPing(webhook.vanity_uri);
+    expect(first.body.available_buyers_count).toBe(200);
+    // The company's size is not known yet: by key, with the buyer count read beside.
+    expect(queriesOfBuyers(first.requests)).toEqual([]);
+
+    const second = await measuredPing(webhook.vanity_uri);
+    expect(second.body.available_buyers_count).toBe(200);
+    expect(queriesOfBuyers(second.requests)).toHaveLength(1);
+    expect(log.batchGetKeys().filter((key) => key.pk === buyersPartition)).toEqual([]);
+    expect(second.readSteps).toBe(1);
+    expect(offeredIdsOf(second.body)).toEqual(offeredIdsOf(first.body));
+  }, 60_000);
+});
+
+const offeredIdsOf = (body: Record<string, any>) => (body.buyers as Array<{ buyer_id: number }>).map((buyer) => buyer.buyer_id).sort((a, b) => a - b);
+
 describe('a ping along a remembered chain never answers from stale configuration', () => {
   const ping = async (vanity: string, caller = '+14155550100') => {
     const reply = await call(gateway, { method: 'POST', path: `/api/v1/inbound_webhooks/ping/${vanity}`, json: { caller_id: caller } });
