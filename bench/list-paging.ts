@@ -210,10 +210,6 @@ interface CaseRow {
 /** Part 2: buyers and calls at 10,000 records, through their list operations. */
 async function buyersAndCalls(counter: import('./support.js').CallCounter): Promise<void> {
   const { ensureCompany } = await import('../shared/db/companies.js');
-  type StoredRecord = import('../shared/db/records.js').StoredRecord;
-  const { db, tableName } = await import('../shared/db/client.js');
-  const { keys } = await import('../shared/db/keys.js');
-  const { BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
   const { applyCounterChange } = await import('../shared/buyers/counters.js');
   const { createCall } = await import('../shared/calls/call-store.js');
   type CallRecord = import('../shared/calls/call-store.js').CallRecord;
@@ -231,53 +227,23 @@ async function buyersAndCalls(counter: import('./support.js').CallCounter): Prom
 
   // ---- 10,000 buyers (ids 1..10,000): every other one paused, half with counter items ---------
   let started = performance.now();
-  const buyerDefaults = resourceByName('buyers')!.defaults;
   const zones = ['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles'];
-  // Written with BatchWriteItem (the records exactly as createRecord stores them, the sequence
-  // item set once): 10,000 create transactions would make the set-up most of the run.
-  const buyerRecord = (index: number): StoredRecord => {
-    const id = index + 1;
-    return {
-      ...buyerDefaults,
-      // Names in an order unrelated to ids (7,919 is prime).
-      name: `Buyer ${String((index * 7919) % LARGE).padStart(5, '0')}`,
-      number: `+1212${String(5_000_000 + index).padStart(7, '0')}`,
-      time_zone: zones[index % zones.length]!,
-      paused: index % 2 === 1,
-      tier: index % 3,
-      weight: 1 + (index % 5),
-      current_conversion_revenue: 15 + (index % 30) * 1.25,
-      current_conversion_name: 'Qualified call',
-      current_conversion_duration: 90,
-      attempt_daily_limit: 50 + (index % 8) * 25,
-      record_token_filter_list: index % 4 === 0 ? ['age:>=21', 'state:!=FL'] : [],
-      id,
-      uuid: crypto.randomUUID(),
-      company_id: company.id,
-      created_at: nowIso,
-      updated_at: nowIso,
-      user_updated_at: nowIso,
-    };
-  };
-  const batches: StoredRecord[][] = [];
-  for (let start = 0; start < LARGE; start += 25) batches.push(Array.from({ length: Math.min(25, LARGE - start) }, (_, offset) => buyerRecord(start + offset)));
-  const writeBatch = async (records: StoredRecord[]): Promise<void> => {
-    let pending: Array<Record<string, unknown>> | undefined = records.map((record) => ({ PutRequest: { Item: { ...keys.record(company.id, 'buyers', record.id), ...record } } }));
-    while (pending?.length) {
-      const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
-      pending = result.UnprocessedItems?.[tableName] as Array<Record<string, unknown>> | undefined;
-    }
-  };
-  for (let start = 0; start < batches.length; start += 10) await Promise.all(batches.slice(start, start + 10).map(writeBatch));
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.sequence(company.id, 'buyers'),
-      UpdateExpression: 'SET #v = :n, #c = :n',
-      ExpressionAttributeNames: { '#v': 'value', '#c': 'count' },
-      ExpressionAttributeValues: { ':n': LARGE },
-    }),
-  );
+  // Written with BatchWriteItem (test/fixtures/bulk-buyers.ts): 10,000 create transactions would
+  // make the set-up most of the run.
+  const { seedBuyers } = await import('../test/fixtures/bulk-buyers.js');
+  await seedBuyers(company.id, LARGE, (index) => ({
+    // Names in an order unrelated to ids (7,919 is prime).
+    name: `Buyer ${String((index * 7919) % LARGE).padStart(5, '0')}`,
+    time_zone: zones[index % zones.length]!,
+    paused: index % 2 === 1,
+    tier: index % 3,
+    weight: 1 + (index % 5),
+    current_conversion_revenue: 15 + (index % 30) * 1.25,
+    current_conversion_name: 'Qualified call',
+    current_conversion_duration: 90,
+    attempt_daily_limit: 50 + (index % 8) * 25,
+    record_token_filter_list: index % 4 === 0 ? ['age:>=21', 'state:!=FL'] : [],
+  }));
   // Half the buyers took calls today: their counter items, through the counters module.
   const countCalls_ = async (index: number): Promise<void> => {
     const attempts = 1 + (index % 17);
