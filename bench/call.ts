@@ -17,8 +17,9 @@
  * buyer not answering). Printed per case: requests by operation, per webhook, sequential steps,
  * read and write units, the goals beside them (issue 12: an answered call at most 12 requests in
  * at most 8 sequential steps, each fall-through at most 3 more, at most 25 write units), then a
- * trace of every request (item key shapes: digits shown as `n`) and the on-demand cost per 1,000
- * answered calls at the prices given (USD per million request units).
+ * trace of every request (item key shapes: digits shown as `n`), the README partner's ping and
+ * post and one new offer lead (POST /api/v1/leads) for docs/benchmarks.md's cost table, and the
+ * on-demand cost per 1,000 answered calls at the prices given (USD per million request units).
  *
  * Request counts and capacity are exact (DynamoDB Local reports capacity as DynamoDB bills it,
  * except that keys not found cost nothing locally); times are not measured.
@@ -259,7 +260,7 @@ async function run(): Promise<void> {
       const number = (await api(authorization, '/api/v1/phone_numbers', { offer_id: offer.id })).phone_number.number as string;
       const vanity = `bench-call-${crypto.randomUUID().slice(0, 8)}`;
       await api(authorization, '/api/v1/inbound_webhooks', { vanity_uri: vanity, offer_id: offer.id });
-      return { number, vanity };
+      return { number, vanity, leadToken: offer.lead_token as string };
     };
     /** The README's partner: a ping for the caller in CA, then a post for a number; the counts of each and the number. */
     const pingAndPost = async (vanity: string, callerId: string) => {
@@ -341,9 +342,11 @@ async function run(): Promise<void> {
     ];
 
     const results: CaseResult[] = [];
+    let leadToken = '';
     for (const plan of cases) {
       webhook = 'setup';
       const made = await setup(plan.label.replace(/\W+/g, '-'), plan.buyers);
+      leadToken ||= made.leadToken;
       const callerId = plan.from.replace(/^\+1/, '');
       const firstNumber = plan.pingPost ? (await pingAndPost(made.vanity, callerId)).number : made.number;
       const first = await play(firstNumber, plan.from, plan.behaviour);
@@ -381,6 +384,19 @@ async function run(): Promise<void> {
         postBilled: partner?.postBilled,
       });
     }
+
+    // A new offer lead (POST /api/v1/leads, as bench:leads submits it), for the cost table.
+    const submitLead = async (callerId: string) => {
+      const response = await fetch(`${baseUrl}/api/v1/leads?${new URLSearchParams({ lead_token: leadToken, caller_id: callerId, first_name: 'Bo', zip: '94107' })}`, { method: 'POST' });
+      if (response.status !== 200) throw new Error(`lead: ${response.status} ${await response.text()}`);
+    };
+    await submitLead('+14155553001');
+    counter.reset();
+    trace = [];
+    webhook = 'lead';
+    await submitLead('+14155553002');
+    const lead = { counts: structuredClone(counter.current), billed: billedUnits(trace, 0) };
+    webhook = 'setup';
 
     // ---- report -----------------------------------------------------------------------------
     console.log('Call: simulated carrier calls through the local gateway in this process (the voice handlers as deployed), every DynamoDB request counted.');
@@ -465,6 +481,10 @@ async function run(): Promise<void> {
       for (const entry of r.trace) console.log(`  ${entry.webhook.padEnd(12)} ${entry.command.replace(/Command$/, '').padEnd(18)} ${entry.units.toFixed(1).padStart(5)}  ${entry.what}`);
     }
 
+    console.log(
+      `A new offer lead (POST /api/v1/leads): ${totalRequests(lead.counts)} requests (${COMMANDS.filter(([name]) => lead.counts.byCommand[name]).map(([name, short]) => `${short} ${lead.counts.byCommand[name]}`).join(', ')}), ${lead.counts.steps} steps, ` +
+        `${lead.counts.readUnits.toFixed(1)} RCU / ${lead.counts.writeUnits.toFixed(1)} WCU local, ${lead.billed.read.toFixed(1)} / ${lead.billed.write.toFixed(1)} billed.`,
+    );
     const perThousand = (readUnits: number, writeUnits: number) => ((readUnits * readPrice + writeUnits * writePrice) / 1000).toFixed(4);
     console.log(
       `\nOn-demand cost per 1,000 answered one-buyer calls: ${base.readEstimate.toFixed(1)} RRU x $${readPrice} + ${base.writeEstimate.toFixed(1)} WRU x $${writePrice} per million = $${perThousand(base.readEstimate, base.writeEstimate)}` +
