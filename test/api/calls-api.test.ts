@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { telephonyPort } from '../../shared/adapters/index.js';
 import type { CallControlRecorder } from '../../shared/adapters/local/call-control-recorder.js';
 import { createCall, getCall, type CallRecord } from '../../shared/calls/call-store.js';
-import { timeSortableId } from '../../shared/db/ids.js';
 import { simulateCall, type BuyerBehaviour } from '../../shared/local/call-simulator.js';
 import { twilioSignature } from '../../shared/voice/twilio-signature.js';
+import { callRecordAt } from '../fixtures/call-records.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { expect422 } from '../fixtures/envelope.js';
 import { call as send, startTestGateway, type ApiReply, type TestGateway } from '../fixtures/gateway.js';
@@ -75,31 +75,9 @@ function noonDaysAgo(daysAgo: number): Date {
 
 /** A finished call written straight to the table, made at noon `daysAgo` days ago. */
 async function seedOldCall(companyId: number, daysAgo: number, fields: Partial<CallRecord> & Record<string, unknown> = {}): Promise<number> {
-  const at = noonDaysAgo(daysAgo);
-  const id = timeSortableId(at.getTime());
-  const record = {
-    id,
-    uuid: randomUUID(),
-    carrier: 'seed',
-    carrier_call_id: `seed-${randomUUID()}`,
-    created_at: at.toISOString(),
-    updated_at: at.toISOString(),
-    ended_at: new Date(at.getTime() + 60_000).toISOString(),
-    status: 'completed',
-    in_progress: false,
-    caller_number: '+14155550099',
-    offer_id: null,
-    buyer_converted: false,
-    offer_converted: false,
-    revenue: 0,
-    payout: 0,
-    data: {},
-    timeline: [{ at: at.toISOString(), type: 'incoming' }],
-    version: 0,
-    ...fields,
-  };
-  expect(await createCall(companyId, record as CallRecord & { carrier: string; carrier_call_id: string })).toBe(true);
-  return id;
+  const record = callRecordAt(noonDaysAgo(daysAgo).getTime(), fields);
+  expect(await createCall(companyId, record)).toBe(true);
+  return record.id;
 }
 
 const idsOf = (rows: Array<Record<string, any>>): number[] => rows.map((row) => row.id as number);

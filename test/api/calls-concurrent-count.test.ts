@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { clock } from '../../shared/adapters/clock.js';
 import { dayCountsOf } from '../../shared/calls/call-day-counts.js';
-import { createCall, getCall, type CallRecord } from '../../shared/calls/call-store.js';
+import { createCall, getCall } from '../../shared/calls/call-store.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { dayOfTime } from '../../shared/db/day-records.js';
-import { timeSortableId } from '../../shared/db/ids.js';
 import { keys } from '../../shared/db/keys.js';
+import { callRecordAt, type SeedCall } from '../fixtures/call-records.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call as send, useGateway } from '../fixtures/gateway.js';
@@ -48,22 +47,10 @@ async function listAll(company: TestCompany): Promise<{ ids: number[]; totals: u
   return { ids, totals };
 }
 
-/** A new call record made at `ms`, as createCall takes it. */
-function newCall(ms: number): CallRecord & { carrier: string; carrier_call_id: string } {
-  const at = new Date(ms).toISOString();
-  return {
-    id: timeSortableId(ms),
-    uuid: randomUUID(),
-    carrier: 'seed',
-    carrier_call_id: `seed-${randomUUID()}`,
-    created_at: at,
-    updated_at: at,
-    status: 'ringing',
-    in_progress: false,
-    caller_number: '+14155550130',
-    offer_id: null,
-    version: 0,
-  };
+/** A new call record made at `ms`, as createCall takes it: ringing, not ended. */
+function newCall(ms: number): SeedCall {
+  const { ended_at: _ended, ...ringing } = callRecordAt(ms, { status: 'ringing', caller_number: '+14155550130' });
+  return ringing as SeedCall;
 }
 
 /**

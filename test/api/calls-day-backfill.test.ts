@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { clock } from '../../shared/adapters/clock.js';
 import { backfillCompanyCallDays } from '../../shared/calls/call-day-backfill.js';
 import { CALL_DAY_COUNT_SHARDS, callDayShardOf, shardCountsOfIds } from '../../shared/calls/call-day-counts.js';
-import { createCall, type CallRecord } from '../../shared/calls/call-store.js';
+import { createCall } from '../../shared/calls/call-store.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { dayOfId, dayRecordPut } from '../../shared/db/day-records.js';
-import { timeSortableId } from '../../shared/db/ids.js';
 import { keys } from '../../shared/db/keys.js';
+import { callRecordAt } from '../fixtures/call-records.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call as send, useGateway } from '../fixtures/gateway.js';
@@ -18,23 +17,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const gateway = useGateway();
 usePinnedClockForAll(midDayTomorrow);
 
-function callAt(ms: number): CallRecord & { carrier: string; carrier_call_id: string } {
-  const at = new Date(ms).toISOString();
-  return {
-    id: timeSortableId(ms),
-    uuid: randomUUID(),
-    carrier: 'seed',
-    carrier_call_id: `seed-${randomUUID()}`,
-    created_at: at,
-    updated_at: at,
-    ended_at: at,
-    status: 'completed',
-    in_progress: false,
-    caller_number: '+14155550120',
-    offer_id: null,
-    version: 0,
-  };
-}
+/** A finished call as an older version of the service stored it (ended when it started). */
+const callAt = (ms: number) => callRecordAt(ms, { ended_at: new Date(ms).toISOString(), caller_number: '+14155550120' });
 
 /** A call as an older version of the service stored it: the call item alone, not counted. */
 async function storeUncounted(company: TestCompany, ms: number): Promise<number> {

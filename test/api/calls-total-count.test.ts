@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { countCalls } from '../../bench/support.js';
@@ -6,11 +5,11 @@ import { countMatchingCalls } from '../../functions/calls/call-count.js';
 import { callPredicate } from '../../functions/calls/call-filters.js';
 import { readCallDayCounts } from '../../shared/calls/call-day-count-store.js';
 import { clock } from '../../shared/adapters/clock.js';
-import { createCall, type CallRecord } from '../../shared/calls/call-store.js';
+import { createCall } from '../../shared/calls/call-store.js';
 import { db } from '../../shared/db/client.js';
-import { timeSortableId } from '../../shared/db/ids.js';
 import { keys } from '../../shared/db/keys.js';
 import { simulateCall } from '../../shared/local/call-simulator.js';
+import { callRecordAt } from '../fixtures/call-records.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call as send, useGateway, type ApiReply } from '../fixtures/gateway.js';
@@ -47,31 +46,9 @@ const iso = (ms: number) => encodeURIComponent(new Date(ms).toISOString());
 
 /** An ended call written as the call flow writes calls (createCall), made at `ms`. */
 async function seed(company: TestCompany, ms: number, fields: Record<string, unknown> = {}): Promise<number> {
-  const id = timeSortableId(ms);
-  const at = new Date(ms).toISOString();
-  const record = {
-    id,
-    uuid: randomUUID(),
-    carrier: 'seed',
-    carrier_call_id: `seed-${randomUUID()}`,
-    created_at: at,
-    updated_at: at,
-    ended_at: new Date(ms + 60_000).toISOString(),
-    status: 'completed',
-    in_progress: false,
-    caller_number: CALLER_2,
-    offer_id: null,
-    buyer_converted: false,
-    offer_converted: false,
-    revenue: 0,
-    payout: 0,
-    data: {},
-    timeline: [{ at, type: 'incoming' }],
-    version: 0,
-    ...fields,
-  };
-  expect(await createCall(company.id, record as CallRecord & { carrier: string; carrier_call_id: string })).toBe(true);
-  return id;
+  const record = callRecordAt(ms, { caller_number: CALLER_2, ...fields });
+  expect(await createCall(company.id, record)).toBe(true);
+  return record.id;
 }
 
 /** Only the carrier's first webhook: the call is ringing its buyer, in progress. */
