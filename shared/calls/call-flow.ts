@@ -105,6 +105,11 @@ const ENDED = new Set(['completed', 'no_answer', 'blocked', 'no_buyer', 'cancele
 const MAX_SAVE_ATTEMPTS = 8;
 
 /** Appends to the call's timeline; never fails, trims to the limits instead (call-limits.ts). */
+/** Who an attempt rang, for its timeline entries: the buyer (null for an agent) and the agent, if one. */
+function attemptTarget(attemptNumber: number, attempt: Attempt): Record<string, unknown> {
+  return { attempt: attemptNumber, buyer_id: attempt.buyer_id, ...(attempt.agent_id !== undefined ? { agent_id: attempt.agent_id } : {}) };
+}
+
 function timeline(call: Call, at: Date, type: string, detail: Record<string, unknown> = {}): void {
   call.timeline = boundTimeline([...(Array.isArray(call.timeline) ? (call.timeline as TimelineEntry[]) : []), { ...detail, at: at.toISOString(), type }]);
 }
@@ -421,7 +426,7 @@ export async function buyerAnswered(companyId: number, callId: number, attemptNu
     call.status = 'in_progress';
     call.buyer_id = attempt.buyer_id;
     call.buyer = attempt.buyer_name;
-    timeline(call, at, 'answered', { attempt: attemptNumber, buyer_id: attempt.buyer_id, ...(attempt.agent_id !== undefined ? { agent_id: attempt.agent_id } : {}) });
+    timeline(call, at, 'answered', { ...attemptTarget(attemptNumber, attempt) });
     return { result: attempt.buyer_id, save: true, events: ['call_forwarded'] };
   }, at);
   if (!saved || buyerId === undefined || buyerId === null) return;
@@ -456,11 +461,11 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
       call.buyer_id = attempt.buyer_id;
       call.buyer = attempt.buyer_name;
       call.status = 'completed';
-      timeline(call, at, 'dial_ended', { attempt: attemptNumber, buyer_id: attempt.buyer_id, ...(attempt.agent_id !== undefined ? { agent_id: attempt.agent_id } : {}), outcome: 'completed', answered_duration: answeredDuration });
+      timeline(call, at, 'dial_ended', { ...attemptTarget(attemptNumber, attempt), outcome: 'completed', answered_duration: answeredDuration });
       if (buyer) converted = await convertForBuyer(companyId, call, buyer, answeredDuration, at);
     } else {
       attempt.status = outcome === 'completed' || outcome === 'answered' ? 'no-answer' : outcome;
-      timeline(call, at, 'dial_ended', { attempt: attemptNumber, buyer_id: attempt.buyer_id, ...(attempt.agent_id !== undefined ? { agent_id: attempt.agent_id } : {}), outcome: attempt.status });
+      timeline(call, at, 'dial_ended', { ...attemptTarget(attemptNumber, attempt), outcome: attempt.status });
       if (outcome !== 'canceled' && call.in_progress) {
         const remaining = new Set((call.queue as number[]) ?? []);
         claimedNext = remaining.size ? await claimBuyer(companyId, remaining, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom) : undefined;
