@@ -109,20 +109,35 @@ export const listDatasets: Operation = async (request) => {
   return { kind: 'list', plural: 'datasets', records: DATASETS.map((dataset) => ({ ...dataset })), metadata: { total_count: DATASETS.length }, bare: !params.root };
 };
 
+/**
+ * A dataset of hourly rollup cells: the cells within the range, summed per interval of the
+ * request's time zone (and per category value when one is asked for).
+ */
+function hourlySeries(
+  companyId: number,
+  dataset: string,
+  stat: string,
+  params: { interval: (typeof REPORT_INTERVALS)[number]; category?: string; time_zone?: string; root: boolean },
+  range: { fromMs: number; toMs: number },
+  cells: readonly SeriesCell[],
+): Promise<OperationResult> {
+  const zone = params.time_zone ?? 'UTC';
+  const inRange = cells.filter((cell) => cell.startMs >= range.fromMs && cell.startMs <= range.toMs);
+  const points = seriesPoints(inRange, params.interval, zone, params.category !== undefined);
+  return seriesResult(companyId, dataset, stat, params.category, points, { interval: params.interval, ...rangeMetadata(range, zone) }, !params.root);
+}
+
 export const callDataset: Operation = async (request) => {
   const stat = request.pathParams.stat ?? '';
   const field = statOf(CALL_DATASET_STATS, stat);
   const params = validate(callDatasetSchema, request.params);
   const range = reportRange(params, request.now);
-  const zone = params.time_zone ?? 'UTC';
   // Without a category every call still counts once: in the cells of its status.
   const category: ReportCategory = params.category ?? 'status';
   const cells: SeriesCell[] = (await queryRollups(request.auth.companyId, range, category))
     .filter((item) => item.category === category)
-    .map((item) => ({ startMs: cellStartMs(item), value: item.value, amount: Number(item[field] ?? 0) }))
-    .filter((cell) => cell.startMs >= range.fromMs && cell.startMs <= range.toMs);
-  const points = seriesPoints(cells, params.interval, zone, params.category !== undefined);
-  return seriesResult(request.auth.companyId, 'calls', stat, params.category, points, { interval: params.interval, ...rangeMetadata(range, zone) }, !params.root);
+    .map((item) => ({ startMs: cellStartMs(item), value: item.value, amount: Number(item[field] ?? 0) }));
+  return hourlySeries(request.auth.companyId, 'calls', stat, params, range, cells);
 };
 
 export const leadDataset: Operation = async (request) => {
@@ -130,14 +145,11 @@ export const leadDataset: Operation = async (request) => {
   const field = statOf(LEAD_DATASET_STATS, stat);
   const params = validate(leadDatasetSchema, request.params);
   const range = reportRange(params, request.now);
-  const zone = params.time_zone ?? 'UTC';
   const category: LeadReportCategory = params.category ?? 'status';
   const cells: SeriesCell[] = (await queryLeadRollups(request.auth.companyId, category, range.fromMs, range.toMs))
     .filter((item) => item.category === category)
-    .map((item) => ({ startMs: leadCellStartMs(item), value: item.value, amount: Number(item[field] ?? 0) }))
-    .filter((cell) => cell.startMs >= range.fromMs && cell.startMs <= range.toMs);
-  const points = seriesPoints(cells, params.interval, zone, params.category !== undefined);
-  return seriesResult(request.auth.companyId, 'leads', stat, params.category, points, { interval: params.interval, ...rangeMetadata(range, zone) }, !params.root);
+    .map((item) => ({ startMs: leadCellStartMs(item), value: item.value, amount: Number(item[field] ?? 0) }));
+  return hourlySeries(request.auth.companyId, 'leads', stat, params, range, cells);
 };
 
 /** The UTC days a range touches (day-counted rollups count a day at its UTC midnight). */
