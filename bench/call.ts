@@ -25,6 +25,7 @@
  * except that keys not found cost nothing locally); times are not measured.
  */
 import { countCalls, printTable, READ_COMMANDS, runWithDynamoDbLocal, type CallCounts } from './support.js';
+import { itemSize } from '../shared/db/item-limits.js';
 import { setLocalTestEnvironment } from '../test/setup/adapter-env.js';
 
 setLocalTestEnvironment();
@@ -109,7 +110,8 @@ const shape = (key: unknown): string => {
   const { pk, sk } = (key ?? {}) as { pk?: unknown; sk?: unknown };
   return `${generic(pk)} / ${generic(sk)}`;
 };
-const kb = (item: unknown) => JSON.stringify(item).length / 1024;
+/** An item's size as DynamoDB counts it (names and values; binary as its bytes), in KB. */
+const kb = (item: unknown) => itemSize((item ?? {}) as Record<string, unknown>).bytes / 1024;
 
 /**
  * What DynamoDB would bill a TransactWriteItems: 2 write units per KB (rounded up) of each item.

@@ -7,6 +7,7 @@ import { db, tableName } from '../../shared/db/client.js';
 import { nextGlobalId } from '../../shared/db/companies.js';
 import { keys } from '../../shared/db/keys.js';
 import { publishStaged, stageMessages, sweepOutbox } from '../../shared/events/outbox.js';
+import { itemSize } from '../../shared/db/item-limits.js';
 import type { QueueMessage } from '../../shared/ports/events.js';
 import { pinClock, restoreClock } from '../fixtures/clock.js';
 
@@ -122,5 +123,33 @@ describe('the outbox', () => {
     expect((await sweepOutbox(new Date(start.getTime() + 61_000), { companyIds: [companyId] })).sent).toBe(1);
     expect(await outboxItems(companyId)).toHaveLength(0);
     expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual([sent]);
+  });
+
+  it('stores a call event under 1 KB (deflated), so staging it in a transaction bills 2 write units, not 4', async () => {
+    const companyId = await nextGlobalId('test_outbox_company');
+    // A call view's worth of fields (about 1.7 KB of JSON): what every call event carries.
+    const data = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field_${i}`, i % 3 === 0 ? null : `value ${i} of the call`]));
+    const id = randomUUID();
+    const event: QueueMessage = { kind: 'event', id, companyId, event: { id, name: 'call_ended', companyId, occurredAt: new Date().toISOString(), data } };
+    expect(Buffer.byteLength(JSON.stringify(event))).toBeGreaterThan(1500);
+    await commit(companyId, [event], new Date());
+    const [item] = await outboxItems(companyId);
+    expect(item!.message).toBeUndefined();
+    expect(itemSize(item!).bytes).toBeLessThan(1024);
+  });
+
+  it('sweeps items written before messages were deflated (JSON text in `message`)', async () => {
+    const companyId = await nextGlobalId('test_outbox_company');
+    const queue = newQueue();
+    setEventQueue(queue);
+    const start = new Date('2030-01-01T00:00:00Z');
+    const sent = message(companyId);
+    const { writes } = stageMessages(companyId, [sent], start);
+    const put = writes[0]!.Put!;
+    const { message_z: _packed, ...older } = put.Item as Record<string, unknown>;
+    await db.send(new TransactWriteCommand({ TransactItems: [{ Put: { ...put, Item: { ...older, message: JSON.stringify(sent) } } }] }));
+    expect((await sweepOutbox(new Date(start.getTime() + 61_000), { companyIds: [companyId] })).sent).toBe(1);
+    expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual([sent]);
+    expect(await outboxItems(companyId)).toHaveLength(0);
   });
 });
