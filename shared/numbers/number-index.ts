@@ -1,0 +1,25 @@
+import { keys, padId } from '../db/keys.js';
+
+/**
+ * The index entries of a tracking number (docs/table-design.md): gsi1 = the numbers of its offer,
+ * gsi2 = the numbers of its ring pool. Each is sparse: a number without an offer or pool has no
+ * attributes for it (an update that clears one REMOVEs them), so a Query of an offer's or pool's
+ * partition returns exactly its numbers. Written by the CRUD engine from the phone_numbers
+ * definition (`indexAttributes`) and by the backfill (number-index-backfill.ts). Pure.
+ */
+export const NUMBER_INDEX = {
+  offer: { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+  pool: { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+} as const;
+
+/** Every attribute the number index may store on a number (what a cleared entry removes). */
+export const NUMBER_INDEX_ATTRIBUTES = Object.values(NUMBER_INDEX).flatMap((index) => [index.partitionKey, index.sortKey]);
+
+/** The index attributes a phone_numbers record is stored with, from its offer_id and ring_pool_id. */
+export function numberIndexAttributes(companyId: number, record: Record<string, unknown>): Record<string, string> {
+  const id = padId(Number(record.id));
+  return {
+    ...(typeof record.offer_id === 'number' ? { [NUMBER_INDEX.offer.partitionKey]: keys.numbersOfOffer(companyId, record.offer_id), [NUMBER_INDEX.offer.sortKey]: id } : {}),
+    ...(typeof record.ring_pool_id === 'number' ? { [NUMBER_INDEX.pool.partitionKey]: keys.numbersOfPool(companyId, record.ring_pool_id), [NUMBER_INDEX.pool.sortKey]: id } : {}),
+  };
+}
