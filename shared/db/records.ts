@@ -192,7 +192,11 @@ export async function createRecord(
   );
 }
 
-function setExpression(changes: Record<string, unknown>, remove: readonly string[] = []) {
+/**
+ * The UpdateExpression setting `changes` (undefined values left out) and removing `remove`, with
+ * its names (`#a<n>`, `#r<n>`) and values (`:v<n>`; undefined when nothing is set).
+ */
+export function setExpression(changes: Record<string, unknown>, remove: readonly string[] = []) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets = Object.entries(changes)

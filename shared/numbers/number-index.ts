@@ -23,3 +23,15 @@ export function numberIndexAttributes(companyId: number, record: Record<string, 
     ...(typeof record.ring_pool_id === 'number' ? { [NUMBER_INDEX.pool.partitionKey]: keys.numbersOfPool(companyId, record.ring_pool_id), [NUMBER_INDEX.pool.sortKey]: id } : {}),
   };
 }
+
+/**
+ * What a stored phone_numbers item lacks or holds wrongly of its index entries (an item stored
+ * before the index existed has none): the attributes to set and to remove, or undefined when
+ * its entries are right. Pure.
+ */
+export function numberIndexRepair(companyId: number, item: Record<string, unknown>): { set: Record<string, string>; remove: string[] } | undefined {
+  const set = numberIndexAttributes(companyId, item);
+  const remove = NUMBER_INDEX_ATTRIBUTES.filter((name) => item[name] !== undefined && !(name in set));
+  const wrong = Object.entries(set).some(([name, value]) => item[name] !== value);
+  return wrong || remove.length ? { set, remove } : undefined;
+}
