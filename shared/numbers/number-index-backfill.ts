@@ -46,7 +46,7 @@ function unchanged(field: string, value: unknown, names: Record<string, string>,
 }
 
 /** Writes one number's entries; false when the number changed (or went) since it was read. */
-async function repair(companyId: number, item: Record<string, unknown>, change: { set: Record<string, string>; remove: string[] }): Promise<boolean> {
+export async function repairNumberIndex(companyId: number, item: Record<string, unknown>, change: { set: Record<string, string>; remove: string[] }): Promise<boolean> {
   const update = setExpression(change.set, change.remove);
   const names: Record<string, string> = { ...update.names };
   const values: Record<string, unknown> = { ...update.values };
@@ -79,7 +79,7 @@ export async function backfillCompanyNumberIndex(companyId: number): Promise<Num
       return change ? [{ item, change }] : [];
     });
     for (let start = 0; start < repairs.length; start += PARALLEL_UPDATES) {
-      const done = await Promise.all(repairs.slice(start, start + PARALLEL_UPDATES).map(({ item, change }) => repair(companyId, item, change)));
+      const done = await Promise.all(repairs.slice(start, start + PARALLEL_UPDATES).map(({ item, change }) => repairNumberIndex(companyId, item, change)));
       for (const written of done) {
         if (written) result.updated += 1;
         else result.skipped += 1;
