@@ -1,4 +1,5 @@
 import { keys, padId } from '../db/keys.js';
+import { tableDesign } from '../db/table-design.js';
 
 /**
  * The index entries of a tracking number (docs/table-design.md): gsi1 = the numbers of its offer,
@@ -8,8 +9,8 @@ import { keys, padId } from '../db/keys.js';
  * definition (`indexAttributes`) and by the backfill (number-index-backfill.ts). Pure.
  */
 export const NUMBER_INDEX = {
-  offer: { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-  pool: { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  offer: tableDesign.globalIndexes[0],
+  pool: tableDesign.globalIndexes[1],
 } as const;
 
 /** Every attribute the number index may store on a number (what a cleared entry removes). */
