@@ -97,6 +97,14 @@ export const keys = {
    */
   scheduleActionsOf: (companyId: number, scheduleId: number | null): string => `${companyPrefix(companyId)}#schedule_actions_of#${scheduleId ?? 'none'}`,
 
+  /**
+   * Index keys of a tracking number (shared/numbers/number-index.ts): gsi1 lists an offer's
+   * numbers, gsi2 a ring pool's, each sparse (only while the number has one), sort key the padded
+   * id, so a post reads its offer's or pool's numbers with one Query, in id order.
+   */
+  numbersOfOffer: (companyId: number, offerId: number): string => `${companyPrefix(companyId)}#numbers_of_offer#${offerId}`,
+  numbersOfPool: (companyId: number, poolId: number): string => `${companyPrefix(companyId)}#numbers_of_pool#${poolId}`,
+
   /** When a buyer last paid for a caller, for the duplicate timeframe of conversions. */
   lastConversion: (companyId: number, scope: string, caller: string): Key => ({ pk: `${companyPrefix(companyId)}#conversions#${scope}`, sk: caller }),
 

@@ -192,7 +192,11 @@ export async function createRecord(
   );
 }
 
-function setExpression(changes: Record<string, unknown>) {
+/**
+ * The UpdateExpression setting `changes` (undefined values left out) and removing `remove`, with
+ * its names (`#a<n>`, `#r<n>`) and values (`:v<n>`; undefined when nothing is set).
+ */
+export function setExpression(changes: Record<string, unknown>, remove: readonly string[] = []) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets = Object.entries(changes)
@@ -202,7 +206,12 @@ function setExpression(changes: Record<string, unknown>) {
       values[`:v${index}`] = value;
       return `#a${index} = :v${index}`;
     });
-  return { expression: `SET ${sets.join(', ')}`, names, values, empty: sets.length === 0 };
+  const removes = remove.map((name, index) => {
+    names[`#r${index}`] = name;
+    return `#r${index}`;
+  });
+  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' ');
+  return { expression, names, values: sets.length ? values : undefined, empty: sets.length === 0 && removes.length === 0 };
 }
 
 /**
@@ -218,8 +227,10 @@ export async function updateRecord(
   lookups: { remove: readonly Key[]; add: readonly LookupWrite[]; refresh?: readonly LookupWrite[] } = { remove: [], add: [] },
   /** Writes that must happen with the change or not at all (outbox items of its messages, its change log entry). */
   alongside: readonly TransactItem[] = [],
+  /** Attributes to REMOVE (index entries the record no longer has: a sparse index must not list it). */
+  remove: readonly string[] = [],
 ): Promise<StoredRecord | undefined> {
-  const set = setExpression(changes);
+  const set = setExpression(changes, remove);
   if (set.empty) return getRecord(companyId, resource, id);
   const update = {
     TableName: tableName,

@@ -1,7 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
+import { queryPages } from '../db/query.js';
 import { getItems, queryAllRecords } from '../db/records.js';
+import { NUMBER_INDEX } from './number-index.js';
 
 /**
  * Reading tracking numbers for routing. A number is unique across the deployment; its global
@@ -57,18 +59,37 @@ export async function takenNumbers(numbers: readonly string[]): Promise<Set<stri
   return new Set(items.map((item) => byKey.get(String(item.pk))).filter((number): number is string => number !== undefined));
 }
 
-/** Every tracking number of the company, as routes (one Query: configuration sets are small). */
+/** Every tracking number of the company, as routes (one Query of the whole partition, for callers that need the whole set). */
 export async function numbersOfCompany(companyId: number): Promise<NumberRoute[]> {
   const records = await queryAllRecords(companyId, PHONE_NUMBERS);
   return records.map((record) => toNumberRoute(String(record.number), record));
 }
 
-/** The company's numbers in a pool, in id order. */
-export async function numbersOfPool(companyId: number, poolId: number): Promise<NumberRoute[]> {
-  return (await numbersOfCompany(companyId)).filter((route) => route.ring_pool_id === poolId);
+/**
+ * The numbers one index partition lists (an offer's or a pool's: number-index.ts), in id order:
+ * one Query (paged past 1 MB), reading only those numbers. The index is eventually consistent:
+ * a number assigned a moment ago may be missed, or one moved away still be listed, for about a
+ * second.
+ */
+async function numbersOfIndex(index: (typeof NUMBER_INDEX)[keyof typeof NUMBER_INDEX], partition: string): Promise<NumberRoute[]> {
+  const routes: NumberRoute[] = [];
+  for await (const items of queryPages({
+    IndexName: index.indexName,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': index.partitionKey },
+    ExpressionAttributeValues: { ':pk': partition },
+  })) {
+    for (const item of items) routes.push(toNumberRoute(String(item.number), item));
+  }
+  return routes;
 }
 
-/** The company's numbers of an offer, in id order. */
+/** The company's numbers in a pool, in id order (the pool's index partition). */
+export async function numbersOfPool(companyId: number, poolId: number): Promise<NumberRoute[]> {
+  return numbersOfIndex(NUMBER_INDEX.pool, keys.numbersOfPool(companyId, poolId));
+}
+
+/** The company's numbers of an offer, in id order (the offer's index partition). */
 export async function numbersOfOffer(companyId: number, offerId: number): Promise<NumberRoute[]> {
-  return (await numbersOfCompany(companyId)).filter((route) => route.offer_id === offerId);
+  return numbersOfIndex(NUMBER_INDEX.offer, keys.numbersOfOffer(companyId, offerId));
 }

@@ -1,7 +1,7 @@
 import { queryAllRecords } from '../db/records.js';
 import { updateWithChangeLog } from '../resources/change-log.js';
 import type { HookContext } from '../resources/define.js';
-import { lookupsOf } from '../resources/engine.js';
+import { indexChanges, lookupsOf } from '../resources/engine.js';
 import { phoneNumbers } from '../resources/phone-numbers.js';
 
 /** The ring_pools resource's behaviour: its numbers, and letting go of them when it is deleted. */
@@ -19,7 +19,8 @@ export async function enrich(context: HookContext, pools: readonly Record<string
 
 /**
  * Takes the deleted pool's numbers out of it: each number's `ring_pool_id` and its lookup item
- * become null in one transaction per number, as an update through the API would do.
+ * become null, and its entry in the pool's index goes, in one transaction per number, as an
+ * update through the API would do.
  */
 export async function afterDelete(context: HookContext, pool: Record<string, unknown>): Promise<void> {
   const members = (await queryAllRecords(context.companyId, phoneNumbers.name)).filter((number) => number.ring_pool_id === pool.id);
@@ -30,6 +31,6 @@ export async function afterDelete(context: HookContext, pool: Record<string, unk
       remove: [],
       add: [],
       refresh: lookupsOf(phoneNumbers, context.companyId, after),
-    });
+    }, indexChanges(phoneNumbers, context.companyId, number, after));
   }
 }

@@ -138,12 +138,14 @@ export async function updateWithChangeLog(
   before: StoredRecord,
   changes: Record<string, unknown>,
   lookups?: Parameters<typeof updateRecord>[4],
+  /** Index entries stored and removed with the change (engine.ts `indexChanges`), not logged. */
+  index: { set: Record<string, unknown>; remove: readonly string[] } = { set: {}, remove: [] },
 ): Promise<StoredRecord | undefined> {
   const policy: LogPolicy = { shown: new Set(Object.keys(changes)), hidden: new Set() };
   const after = { ...before, ...changes };
   return retryLogCollision(
     () => entryWrites({ companyId: context.companyId, itemType: resource, policy, author: context.author, now: context.now, event: 'update', before, after }),
-    (log) => updateRecord(context.companyId, resource, before.id, changes, lookups, log),
+    (log) => updateRecord(context.companyId, resource, before.id, { ...changes, ...index.set }, lookups, log, index.remove),
   );
 }
 

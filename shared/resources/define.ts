@@ -142,6 +142,14 @@ export interface ResourceDefinition extends ResourceRouting {
    * transaction when they change, deleted with the record.
    */
   lookupAttributes?: (record: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Secondary index entries (gsi1pk/gsi1sk, gsi2pk/gsi2sk) the record is stored with, decided
+   * from the record as it will be, so a Query of one index partition reads only the records it
+   * lists (a tracking number in its offer's and its pool's). Written on create and on every
+   * update; an entry the record no longer has is removed (a sparse index), and it goes with the
+   * record. Pure.
+   */
+  indexAttributes?: (companyId: number, record: Record<string, unknown>) => Record<string, string>;
   /** Values computed on create that the client cannot set (tokens, owner). */
   generate?: (context: HookContext) => Record<string, unknown>;
   /**

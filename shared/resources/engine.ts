@@ -122,6 +122,17 @@ export function lookupAttributesChanged(resource: ResourceDefinition, before: Re
   return JSON.stringify(resource.lookupAttributes(before)) !== JSON.stringify(resource.lookupAttributes(after));
 }
 
+/**
+ * The index entries an update stores (`set`, from the record as it will be) and those it removes
+ * (entries the record had and no longer has), from the resource's `indexAttributes`. Setting them
+ * on every update also gives a record stored before its index existed its entries.
+ */
+export function indexChanges(resource: ResourceDefinition, companyId: number, before: Record<string, unknown>, after: Record<string, unknown>): { set: Record<string, string>; remove: string[] } {
+  if (!resource.indexAttributes) return { set: {}, remove: [] };
+  const set = resource.indexAttributes(companyId, after);
+  return { set, remove: Object.keys(resource.indexAttributes(companyId, before)).filter((name) => !(name in set)) };
+}
+
 /** The nested association objects of a page of records, read with one BatchGet per resource. */
 async function loadAssociations(resource: ResourceDefinition, companyId: number, records: readonly StoredRecord[]): Promise<Map<number, AssociationValues>> {
   const byRecord = new Map<number, AssociationValues>(records.map((record) => [record.id, {}]));
@@ -361,7 +372,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
           // The change log entry rides in the same transaction (shared/resources/change-log.ts).
           await retryLogCollision(
             () => changeLogWrites(resource, request, 'create', undefined, candidate),
-            (log) => createRecord(companyId, resource.name, candidate, lookupsOf(resource, companyId, candidate), [...writes, ...log]),
+            (log) => createRecord(companyId, resource.name, { ...candidate, ...resource.indexAttributes?.(companyId, candidate) }, lookupsOf(resource, companyId, candidate), [...writes, ...log]),
           );
           record = candidate;
           await publishStaged(staged);
@@ -416,9 +427,10 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const changes = { ...fields, updated_at: now, user_updated_at: now };
       // What the record will be (attributes set to undefined are not written), for its change log entry.
       const after = { ...before, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) };
+      const index = indexChanges(resource, companyId, before, after);
       const updated = await retryLogCollision(
         () => changeLogWrites(resource, request, 'update', before, after),
-        (log) => updateRecord(companyId, resource.name, id, changes, lookups, [...writes, ...log]),
+        (log) => updateRecord(companyId, resource.name, id, { ...changes, ...index.set }, lookups, [...writes, ...log], index.remove),
       );
       if (!updated) throw new NotFoundError();
       await publishStaged(staged);

@@ -1,6 +1,7 @@
 import { parsePhone } from '../phone.js';
 import * as v from 'valibot';
 import { blankable, idParam } from '../http/param-schemas.js';
+import { numberIndexAttributes } from '../numbers/number-index.js';
 import { defineResource } from './define.js';
 import { optionalText, optionalId } from './field-schemas.js';
 import * as routing from './routing.js';
@@ -90,5 +91,7 @@ export const phoneNumbers = defineResource({
     traffic_source_id: record.traffic_source_id ?? null,
     ring_pool_id: record.ring_pool_id ?? null,
   }),
+  // Each number in its offer's and its pool's index, so a post reads only those (shared/numbers/number-index.ts).
+  indexAttributes: numberIndexAttributes,
   behaviour: () => import('../numbers/phone-number-behaviour.js'),
 });
