@@ -100,7 +100,7 @@ export const callStatus: Operation = async (request) => {
   if (callSid && FINAL.has(textField(request.params, 'CallStatus'))) {
     const found = await findCallByCarrierId('twilio', callSid);
     if (found) {
-      await finishCall(found.companyId, found.call.id, { totalDuration: secondsField(request.params, 'CallDuration'), at: request.now, carrierStatus: textField(request.params, 'CallStatus') });
+      await finishCall(found.companyId, found.call.id, { totalDuration: secondsField(request.params, 'CallDuration'), at: request.now, carrierStatus: textField(request.params, 'CallStatus'), call: found.call });
     }
   }
   return xml(EMPTY_TWIML);

@@ -14,6 +14,7 @@ import {
   type CounterChange,
   type CounterItem,
   type CounterValues,
+  type PeriodKeys,
 } from './counter-model.js';
 
 /**
@@ -57,7 +58,11 @@ export async function applyCounterChange(
   known?: CounterItem,
 ): Promise<CounterResult> {
   const periods = periodKeys(now, timeZone);
-  let item = known ?? (await readItem(companyId, buyerId));
+  // A change without caps (counting a connection, a conversion, a release) is first tried as if
+  // the item were in the current periods, without reading it: a claim wrote it moments ago, so
+  // that is nearly always so. The update's condition checks it; otherwise the item is read.
+  let blind = !known && !change.limits;
+  let item = known ?? (blind ? assumedCurrent(periods, change) : await readItem(companyId, buyerId));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = currentCounters(item, periods);
     const exceeded = changeExceeds(current, change);
@@ -80,12 +85,24 @@ export async function applyCounterChange(
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // Someone else wrote first: back off a little (jittered, so racers spread out) and re-read.
-      await new Promise((done) => setTimeout(done, randomInt(1 + 2 * attempt)));
+      // A blind first try that missed (a new period, nothing to release) re-reads at once.
+      if (!blind) await new Promise((done) => setTimeout(done, randomInt(1 + 2 * attempt)));
+      blind = false;
       item = await readItem(companyId, buyerId);
+      // The buyer's counters are gone (the buyer was deleted): a call's late count creates none.
+      if (!item && change.existingOnly) return { ok: false, reason: 'no_counters' };
     }
   }
   // Only sustained contention gets here; refusing is safe (the caller tries the next buyer).
   return { ok: false, reason: 'contention' };
+}
+
+/**
+ * The counter item as a blind update assumes it: in the current periods, and holding a concurrent
+ * call when the change releases one. Only ever used to build a conditional update.
+ */
+function assumedCurrent(periods: PeriodKeys, change: CounterChange): CounterItem {
+  return { hour_key: periods.hourly, day_key: periods.daily, month_key: periods.monthly, concurrency: change.concurrency === -1 ? 1 : 0 };
 }
 
 /** Reserves one attempt and one concurrent call for dialing a buyer, within its caps. */

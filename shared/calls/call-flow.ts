@@ -27,6 +27,7 @@ import { callView } from './call-view.js';
 import { createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
 import { rollupChanges, type CallFigures } from './rollups.js';
+import { attemptBuyerFacts, attemptBuyerZone, countOnBuyer } from './attempt-buyer.js';
 import { MAX_TALK_SECONDS, staleCallDuration, type LiveCallFacts } from './stale-calls.js';
 import { METRIC } from '../observability/metric-names.js';
 import { dialExtras, type DialExtras } from '../call-config/dial-extras.js';
@@ -97,6 +98,8 @@ export interface Attempt {
   answered_at: string | null;
   answered_duration: number | null;
   released: boolean;
+  /** The buyer's time zone, stored at the claim (shared/calls/attempt-buyer.ts); absent on older attempts. */
+  time_zone?: string;
 }
 
 type Call = CallRecord & Record<string, any>;
@@ -173,7 +176,7 @@ async function markPaid(companyId: number, scope: string, caller: string | null,
 }
 
 /** Decides the buyer conversion of a dial (duration 0) or an answered leg; mutates `call`. */
-async function convertForBuyer(companyId: number, call: Call, buyer: Record<string, unknown>, answeredDuration: number, at: Date): Promise<boolean> {
+async function convertForBuyer(companyId: number, call: Call, buyer: Record<string, unknown>, answeredDuration: number, at: Date, paid?: { at: Date | undefined }): Promise<boolean> {
   if (call.buyer_converted) return false;
   const terms = conversionTerms(buyer, at);
   const decision = decideBuyerConversion({
@@ -181,7 +184,7 @@ async function convertForBuyer(companyId: number, call: Call, buyer: Record<stri
     tokenFilters: buyer.current_conversion_token_values,
     tokens: (call.data ?? {}) as TokenValues,
     answeredDuration,
-    lastPaidAt: await lastPaid(companyId, `b${String(buyer.id)}`, call.caller_number),
+    lastPaidAt: paid ? paid.at : await lastPaid(companyId, `b${String(buyer.id)}`, call.caller_number),
     at,
   });
   timeline(call, at, 'buyer_conversion', { buyer_id: buyer.id, converted: decision.converted, ...(decision.converted ? { revenue: decision.revenue } : { reason: decision.reason }) });
@@ -216,11 +219,21 @@ export class UnknownCallError extends Error {
 async function transition<T>(
   companyId: number,
   callId: number,
-  change: (call: Call) => Promise<{ result: T; save: boolean; alongside?: Array<Record<string, unknown>>; undo?: () => Promise<void>; events?: readonly EventName[] }>,
+  change: (call: Call) => Promise<{
+    result: T;
+    save: boolean;
+    alongside?: Array<Record<string, unknown>>;
+    undo?: () => Promise<void>;
+    events?: readonly EventName[];
+    /** Effects of the saved change, run beside the publishing of its events (one step, not two). */
+    afterSave?: () => Promise<unknown>;
+  }>,
   at: Date = clock().now(),
+  /** The call as the caller just read it (consistently): the first try saves reading it again. */
+  first?: CallRecord,
 ): Promise<{ result: T; call: Call; saved: boolean }> {
   for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; attempt++) {
-    const stored = await getCall(companyId, callId);
+    const stored = attempt === 0 && first ? first : await getCall(companyId, callId);
     if (!stored) throw new UnknownCallError(companyId, callId);
     const call = structuredClone(stored) as Call;
     const decided = await change(call);
@@ -231,7 +244,7 @@ async function transition<T>(
     // The events go into the outbox in the save's own transaction: they exist exactly when the change does.
     const { writes, staged } = stageMessages(companyId, callEvents(companyId, decided.events ?? [], call, at), at);
     if (await saveCall(companyId, call, version, [...(decided.alongside ?? []), ...writes])) {
-      await publishStaged(staged);
+      await Promise.all([publishStaged(staged), decided.afterSave?.()]);
       return { result: decided.result, call, saved: true };
     }
     await decided.undo?.();
@@ -276,7 +289,7 @@ async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<numb
     return claimed;
   }
   const buyer = claimed.buyer;
-  call.attempts = [{ attempt: 1, buyer_id: buyer.id, buyer_name: buyer.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false }];
+  call.attempts = [{ attempt: 1, buyer_id: buyer.id, buyer_name: buyer.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false, ...attemptBuyerFacts(buyer.record) }];
   call.queue = 'next' in claimed ? claimed.next.map((next) => next.id) : [];
   call.buyer_id = buyer.id;
   call.buyer = buyer.name;
@@ -417,7 +430,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
 
 /** The buyer picked up (counted once per attempt). */
 export async function buyerAnswered(companyId: number, callId: number, attemptNumber: number, at: Date): Promise<void> {
-  const { saved, result: buyerId } = await transition(companyId, callId, async (call) => {
+  await transition(companyId, callId, async (call) => {
     const attempt = (call.attempts as Attempt[])[attemptNumber - 1];
     // A late or replayed callback about an ended call changes nothing.
     if (!call.in_progress || !attempt || attempt.status !== 'ringing') return { result: undefined, save: false };
@@ -427,11 +440,15 @@ export async function buyerAnswered(companyId: number, callId: number, attemptNu
     call.buyer_id = attempt.buyer_id;
     call.buyer = attempt.buyer_name;
     timeline(call, at, 'answered', { ...attemptTarget(attemptNumber, attempt) });
-    return { result: attempt.buyer_id, save: true, events: ['call_forwarded'] };
+    const buyerId = attempt.buyer_id;
+    // The connection counts once, with the save that answers the attempt (a retry saves nothing),
+    // in the buyer's zone as the attempt holds it: no read of the buyer or its counters.
+    const counted = async () => {
+      const zone = buyerId === null ? undefined : await attemptBuyerZone(companyId, attempt);
+      if (buyerId !== null && zone) await countOnBuyer(companyId, buyerId, zone, at, { connection: true });
+    };
+    return { result: buyerId, save: true, events: ['call_forwarded'], afterSave: counted };
   }, at);
-  if (!saved || buyerId === undefined || buyerId === null) return;
-  const buyer = await getRecord(companyId, 'buyers', buyerId);
-  if (buyer) await applyCounterChange(companyId, buyerId, buyerTimeZone(buyer), at, { increments: { connection: 1 } });
 }
 
 export type DialOutcome = 'completed' | 'answered' | 'no-answer' | 'busy' | 'failed' | 'canceled';
@@ -443,6 +460,8 @@ export type DialOutcome = 'completed' | 'answered' | 'no-answer' | 'busy' | 'fai
 export async function dialResult(companyId: number, callId: number, attemptNumber: number, outcome: DialOutcome, answeredDuration: number, at: Date): Promise<CallInstruction> {
   const talked = (outcome === 'completed' || outcome === 'answered') && answeredDuration > 0;
   let claimedNext: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  // The attempt's buyer as the saved transition read it: the effects after the save reuse it.
+  let buyer: Record<string, unknown> | undefined;
   const { call, saved, result } = await transition(companyId, callId, async (call) => {
     const attempts = call.attempts as Attempt[];
     const attempt = attempts[attemptNumber - 1];
@@ -451,7 +470,13 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     }
     const answeredBefore = attempt.status === 'answered';
     attempt.released = true;
-    const buyer = attempt.buyer_id === null ? undefined : await getRecord(companyId, 'buyers', attempt.buyer_id);
+    // The buyer and, when the talk may convert, when this caller was last paid by it: side by side.
+    const mayConvert = talked && attempt.buyer_id !== null && !call.buyer_converted;
+    const [read, paidAt] = await Promise.all([
+      attempt.buyer_id === null ? undefined : getRecord(companyId, 'buyers', attempt.buyer_id),
+      mayConvert ? lastPaid(companyId, `b${String(attempt.buyer_id)}`, call.caller_number) : undefined,
+    ]);
+    buyer = read;
     let converted = false;
     if (talked) {
       attempt.status = 'completed';
@@ -462,7 +487,7 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
       call.buyer = attempt.buyer_name;
       call.status = 'completed';
       timeline(call, at, 'dial_ended', { ...attemptTarget(attemptNumber, attempt), outcome: 'completed', answered_duration: answeredDuration });
-      if (buyer) converted = await convertForBuyer(companyId, call, buyer, answeredDuration, at);
+      if (buyer) converted = await convertForBuyer(companyId, call, buyer, answeredDuration, at, mayConvert ? { at: paidAt } : undefined);
     } else {
       attempt.status = outcome === 'completed' || outcome === 'answered' ? 'no-answer' : outcome;
       timeline(call, at, 'dial_ended', { ...attemptTarget(attemptNumber, attempt), outcome: attempt.status });
@@ -471,7 +496,7 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
         claimedNext = remaining.size ? await claimBuyer(companyId, remaining, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom) : undefined;
         if (claimedNext?.buyer) {
           const next = claimedNext.buyer;
-          attempts.push({ attempt: attempts.length + 1, buyer_id: next.id, buyer_name: next.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false });
+          attempts.push({ attempt: attempts.length + 1, buyer_id: next.id, buyer_name: next.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false, ...attemptBuyerFacts(next.record) });
           call.queue = 'next' in claimedNext ? claimedNext.next.map((buyerNext) => buyerNext.id) : [];
           call.buyer_id = next.id;
           call.buyer = next.name;
@@ -505,18 +530,23 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
 
   // Effects of the saved transition: the finished leg frees its buyer (or agent); talk time counts.
   if (result.agentId !== undefined) await agentLegEnded(companyId, result.agentId, callId, at, talked ? answeredDuration : 0);
-  const buyer = result.buyerId !== undefined && result.buyerId !== null ? await getRecord(companyId, 'buyers', result.buyerId) : undefined;
-  if (buyer) {
-    await releaseConcurrency(companyId, Number(buyer.id), buyerTimeZone(buyer), at);
-    if (talked && !result.answeredBefore) {
-      await applyCounterChange(companyId, Number(buyer.id), buyerTimeZone(buyer), at, { increments: { connection: 1 } });
-    }
-    if (result.converted) await applyBuyerConversion(companyId, call, buyer, at);
+  if (buyer && result.buyerId !== undefined && result.buyerId !== null) {
+    // Release, connection and conversion in one counter update, beside the duplicate history.
+    await Promise.all([
+      countOnBuyer(companyId, result.buyerId, buyerTimeZone(buyer), at, {
+        release: true,
+        connection: talked && !result.answeredBefore,
+        conversionRevenue: result.converted ? Number(call.revenue ?? 0) : undefined,
+      }),
+      result.converted ? markPaid(companyId, `b${String(result.buyerId)}`, call.caller_number, at) : undefined,
+    ]);
+    if (result.converted) countMetric(METRIC.conversions);
   }
   const attempts = call.attempts as Attempt[];
   const newest = attempts[attempts.length - 1]!;
   if (newest.attempt > attemptNumber && newest.status === 'ringing' && newest.buyer_id !== null) {
-    const next = await getRecord(companyId, 'buyers', newest.buyer_id);
+    // The buyer claimed for it was read by the claim.
+    const next = claimedNext?.buyer?.id === newest.buyer_id ? claimedNext.buyer.record : await getRecord(companyId, 'buyers', newest.buyer_id);
     if (next && conversionTerms(next, at).duration === 0) {
       const onDial = await transition(companyId, callId, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, next, 0, at), save: true }), at);
       if (onDial.result) await applyBuyerConversion(companyId, onDial.call, next, at);
@@ -560,6 +590,8 @@ export interface CallEnding {
   reason?: string;
   /** The carrier's final CallStatus (busy, no-answer, failed...): how an unanswered outbound call ended. */
   carrierStatus?: string;
+  /** The call as the caller just read it (consistently), so it is not read twice. */
+  call?: CallRecord;
 }
 
 /** An outbound call the callee never answered ends as the carrier says: busy, failed, canceled, else no answer. */
@@ -572,7 +604,7 @@ const UNANSWERED: Record<string, string> = { busy: 'busy', failed: 'failed', can
  */
 export async function finishCall(companyId: number, callId: number, ending: CallEnding): Promise<boolean> {
   const at = ending.at;
-  let held: number | undefined;
+  let held: { id: number; zone: string | undefined } | undefined;
   let heldAgent: { id: number; talk: number } | undefined;
   let paidRule: number | undefined;
   let stateHolds: number[] = [];
@@ -582,7 +614,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     stateHolds = Array.isArray(call.state_limit_holds) ? (call.state_limit_holds as number[]) : [];
     call.state_limit_holds = [];
     const attempt = currentAttempt(call);
-    held = attempt && !attempt.released ? (attempt.buyer_id ?? undefined) : undefined;
+    held = attempt && !attempt.released && attempt.buyer_id !== null ? { id: attempt.buyer_id, zone: typeof attempt.time_zone === 'string' ? attempt.time_zone : undefined } : undefined;
     heldAgent = undefined;
     if (attempt && !attempt.released) {
       attempt.released = true;
@@ -629,19 +661,26 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     call.rolled_up = true;
     timeline(call, at, 'ended', { status: call.status, total_duration: call.total_duration, ...(ending.reason ? { reason: ending.reason } : {}) });
     return { result: undefined, save: true, alongside: rollupWrites(companyId, undefined, figures(call)), events: ['call_ended'] };
-  }, at);
+  }, at, ending.call);
   if (!saved) return false;
-  if (stateHolds.length) await releaseStateSlots(companyId, stateHolds);
-  if (heldAgent) await agentLegEnded(companyId, heldAgent.id, callId, at, heldAgent.talk);
-  if (held !== undefined) {
-    const buyer = await getRecord(companyId, 'buyers', held);
-    if (buyer) await releaseConcurrency(companyId, held, buyerTimeZone(buyer), at);
-  }
-  if (paidRule !== undefined) await markPaid(companyId, `oc${paidRule}`, call.caller_number, at);
+  // The releases and the duplicate history are independent of one another: side by side.
+  const caller = call.caller_number;
+  await Promise.all([
+    stateHolds.length ? releaseStateSlots(companyId, stateHolds) : undefined,
+    heldAgent ? agentLegEnded(companyId, heldAgent.id, callId, at, heldAgent.talk) : undefined,
+    held ? releaseHeld(companyId, held.id, held.zone, at) : undefined,
+    paidRule !== undefined ? markPaid(companyId, `oc${paidRule}`, caller, at) : undefined,
+  ]);
   // Off the ringing path: the lead learns of its call (and of a conversion) when the call ends.
   if (typeof call.lead_id === 'number') await leadCallEnded(companyId, call.lead_id, call.id, call.buyer_converted === true, at);
   countMetric(METRIC.callsEnded);
   return true;
+}
+
+/** Gives back the concurrent call an ended attempt still held (its zone from the attempt, else the buyer). */
+async function releaseHeld(companyId: number, buyerId: number, zone: string | undefined, at: Date): Promise<void> {
+  const timeZone = await attemptBuyerZone(companyId, { buyer_id: buyerId, time_zone: zone });
+  if (timeZone) await countOnBuyer(companyId, buyerId, timeZone, at, { release: true });
 }
 
 /**
