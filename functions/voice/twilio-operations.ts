@@ -5,6 +5,7 @@ import { recordingStored } from '../../shared/call-config/recording-effects.js';
 import { sipHeaderFields } from '../../shared/call-config/inbound-tokens.js';
 import { isHttpUrl } from '../../shared/http/param-schemas.js';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
+import { finishCarrierCall } from '../../shared/calls/carrier-call-end.js';
 import type { ApiResponse, Operation, OperationRequest } from '../../shared/http/request.js';
 import { callbackIds, carrierCallId, secondsField, textField, type CallbackIds } from '../../shared/voice/callback-fields.js';
 import { EMPTY_TWIML, HANGUP_TWIML, sayThenHangupTwiml, twimlFor, whisperTwiml } from '../../shared/voice/twiml.js';
@@ -98,10 +99,7 @@ const FINAL = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
 export const callStatus: Operation = async (request) => {
   const callSid = carrierCallId(request.params.CallSid);
   if (callSid && FINAL.has(textField(request.params, 'CallStatus'))) {
-    const found = await findCallByCarrierId('twilio', callSid);
-    if (found) {
-      await finishCall(found.companyId, found.call.id, { totalDuration: secondsField(request.params, 'CallDuration'), at: request.now, carrierStatus: textField(request.params, 'CallStatus'), call: found.call });
-    }
+    await finishCarrierCall('twilio', callSid, { totalDuration: secondsField(request.params, 'CallDuration'), at: request.now, carrierStatus: textField(request.params, 'CallStatus') });
   }
   return xml(EMPTY_TWIML);
 };

@@ -10,11 +10,42 @@ import { getRecord } from '../db/records.js';
  */
 export interface AttemptBuyerFacts {
   time_zone: string;
+  /**
+   * The buyer's conversion fields (CONVERSION_FIELDS) as the claim read them: the terms the call
+   * was sent under, so dial_action decides the conversion without reading the buyer. Absent when
+   * the buyer's terms follow a schedule (buyer_conversions_schedule): they depend on the moment.
+   */
+  conversion?: Record<string, unknown>;
+}
+
+/** The buyer fields conversionTerms and decideBuyerConversion read when no schedule applies. */
+const CONVERSION_FIELDS = [
+  'current_conversion_name',
+  'current_conversion_revenue',
+  'current_conversion_duration',
+  'current_conversion_duplicate_timeframe',
+  'current_conversion_token_values',
+] as const;
+
+function hasConversionSchedule(buyer: Record<string, unknown>): boolean {
+  return Array.isArray(buyer.buyer_conversions_schedule) && buyer.buyer_conversions_schedule.length > 0;
 }
 
 /** The facts to spread into a new attempt of this buyer (the buyer record as the claim read it). */
 export function attemptBuyerFacts(buyer: Record<string, unknown>): AttemptBuyerFacts {
-  return { time_zone: buyerTimeZone(buyer) };
+  if (hasConversionSchedule(buyer)) return { time_zone: buyerTimeZone(buyer) };
+  const conversion: Record<string, unknown> = {};
+  for (const field of CONVERSION_FIELDS) if (buyer[field] !== undefined) conversion[field] = buyer[field];
+  return { time_zone: buyerTimeZone(buyer), conversion };
+}
+
+/**
+ * The attempt's buyer as far as a conversion needs it, rebuilt from the facts the attempt carries
+ * (id, zone, conversion fields); undefined when it carries none (a scheduled buyer, an older attempt).
+ */
+export function attemptConversionBuyer(attempt: { buyer_id: number | null; time_zone?: unknown; conversion?: unknown }): Record<string, unknown> | undefined {
+  if (attempt.buyer_id === null || typeof attempt.time_zone !== 'string' || !attempt.conversion || typeof attempt.conversion !== 'object') return undefined;
+  return { ...(attempt.conversion as Record<string, unknown>), id: attempt.buyer_id, time_zone: attempt.time_zone };
 }
 
 /**

@@ -9,7 +9,7 @@ import { db, tableName, type TransactItem } from '../db/client.js';
 import { timeSortableId } from '../db/ids.js';
 import { keys } from '../db/keys.js';
 import { rollupCellUpdate } from '../db/rollup-update.js';
-import { getRecord, queryAllRecords } from '../db/records.js';
+import { getRecord, queryAllRecords, type StoredRecord } from '../db/records.js';
 import type { EventName } from '../events/event-names.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
@@ -27,7 +27,7 @@ import { callView } from './call-view.js';
 import { createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
 import { rollupChanges, type CallFigures } from './rollups.js';
-import { attemptBuyerFacts, attemptBuyerZone, countOnBuyer } from './attempt-buyer.js';
+import { attemptBuyerFacts, attemptBuyerZone, attemptConversionBuyer, countOnBuyer } from './attempt-buyer.js';
 import { MAX_TALK_SECONDS, staleCallDuration, type LiveCallFacts } from './stale-calls.js';
 import { METRIC } from '../observability/metric-names.js';
 import { dialExtras, type DialExtras } from '../call-config/dial-extras.js';
@@ -100,6 +100,8 @@ export interface Attempt {
   released: boolean;
   /** The buyer's time zone, stored at the claim (shared/calls/attempt-buyer.ts); absent on older attempts. */
   time_zone?: string;
+  /** The buyer's conversion fields at the claim (shared/calls/attempt-buyer.ts), unless they follow a schedule. */
+  conversion?: Record<string, unknown>;
 }
 
 type Call = CallRecord & Record<string, any>;
@@ -470,10 +472,12 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     }
     const answeredBefore = attempt.status === 'answered';
     attempt.released = true;
-    // The buyer and, when the talk may convert, when this caller was last paid by it: side by side.
+    // The buyer as the attempt carries it (its terms when claimed), else read; and, when the talk
+    // may convert, when this caller was last paid by it: side by side.
     const mayConvert = talked && attempt.buyer_id !== null && !call.buyer_converted;
+    const carried = attemptConversionBuyer(attempt);
     const [read, paidAt] = await Promise.all([
-      attempt.buyer_id === null ? undefined : getRecord(companyId, 'buyers', attempt.buyer_id),
+      attempt.buyer_id === null || carried ? carried : getRecord(companyId, 'buyers', attempt.buyer_id),
       mayConvert ? lastPaid(companyId, `b${String(attempt.buyer_id)}`, call.caller_number) : undefined,
     ]);
     buyer = read;
@@ -592,6 +596,8 @@ export interface CallEnding {
   carrierStatus?: string;
   /** The call as the caller just read it (consistently), so it is not read twice. */
   call?: CallRecord;
+  /** The company's offer_conversions as the caller read them (beside the call), else read here. */
+  offerConversions?: readonly StoredRecord[];
 }
 
 /** An outbound call the callee never answered ends as the carrier says: busy, failed, canceled, else no answer. */
@@ -640,7 +646,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     // Traffic source payout, from the offer's payout rules.
     paidRule = undefined;
     if (call.offer_id !== null && !call.offer_converted) {
-      const rules = (await queryAllRecords(companyId, 'offer_conversions')).filter((rule) => rule.offer_id === call.offer_id) as OfferConversionRule[];
+      const rules = (ending.offerConversions ?? (await queryAllRecords(companyId, 'offer_conversions'))).filter((rule) => rule.offer_id === call.offer_id) as OfferConversionRule[];
       // One GetItem per rule of the offer (usually one or two), all at once.
       const paidAt = await Promise.all(rules.map((rule) => lastPaid(companyId, `oc${rule.id}`, call.caller_number)));
       const lastPaidAt = new Map<number, Date>();
@@ -660,17 +666,19 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     call.profit = cents(Number(call.revenue ?? 0) - Number(call.payout ?? 0));
     call.rolled_up = true;
     timeline(call, at, 'ended', { status: call.status, total_duration: call.total_duration, ...(ending.reason ? { reason: ending.reason } : {}) });
-    return { result: undefined, save: true, alongside: rollupWrites(companyId, undefined, figures(call)), events: ['call_ended'] };
+    // The releases and the duplicate history are independent of one another and of the events:
+    // side by side, once the call is saved ended.
+    const caller = call.caller_number;
+    const afterSave = () =>
+      Promise.all([
+        stateHolds.length ? releaseStateSlots(companyId, stateHolds) : undefined,
+        heldAgent ? agentLegEnded(companyId, heldAgent.id, callId, at, heldAgent.talk) : undefined,
+        held ? releaseHeld(companyId, held.id, held.zone, at) : undefined,
+        paidRule !== undefined ? markPaid(companyId, `oc${paidRule}`, caller, at) : undefined,
+      ]);
+    return { result: undefined, save: true, alongside: rollupWrites(companyId, undefined, figures(call)), events: ['call_ended'], afterSave };
   }, at, ending.call);
   if (!saved) return false;
-  // The releases and the duplicate history are independent of one another: side by side.
-  const caller = call.caller_number;
-  await Promise.all([
-    stateHolds.length ? releaseStateSlots(companyId, stateHolds) : undefined,
-    heldAgent ? agentLegEnded(companyId, heldAgent.id, callId, at, heldAgent.talk) : undefined,
-    held ? releaseHeld(companyId, held.id, held.zone, at) : undefined,
-    paidRule !== undefined ? markPaid(companyId, `oc${paidRule}`, caller, at) : undefined,
-  ]);
   // Off the ringing path: the lead learns of its call (and of a conversion) when the call ends.
   if (typeof call.lead_id === 'number') await leadCallEnded(companyId, call.lead_id, call.id, call.buyer_converted === true, at);
   countMetric(METRIC.callsEnded);

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setEventQueue } from '../../shared/adapters/index.js';
+import type { QueueMessage } from '../../shared/ports/events.js';
+import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
+import { midDayTomorrow, pinClock, usePinnedClock } from '../fixtures/clock.js';
+import { createTestCompany, type TestCompany } from '../fixtures/company.js';
+import { useDynamoRequests, type LoggedRequest } from '../fixtures/dynamo-requests.js';
+import { useGateway } from '../fixtures/gateway.js';
+import { createThrough } from '../fixtures/records.js';
+import { callFields, carrierPost, dialOf, newCallSid, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
+
+/**
+ * The DynamoDB requests of the webhooks after an answered call's `incoming` (issue 12, "Call"):
+ * counted through an SDK middleware on the document client, with their sequential steps.
+ * dial_status counts the connection without reading the buyer or its counters; dial_action reads
+ * the call and the caller's duplicate history only (the attempt carries the buyer's zone and
+ * terms) and counts release, connection and conversion in one update; status reads the call once,
+ * beside the offer's payout rules. No webhook reads an item twice.
+ */
+const gateway = useGateway();
+const log = useDynamoRequests();
+usePinnedClock(midDayTomorrow);
+
+// The event queue is SQS in AWS, not DynamoDB (locally it would be the table): a recorder here, as in bench:call.
+const sent: QueueMessage[] = [];
+beforeAll(() =>
+  setEventQueue({
+    send: async (messages) => {
+      sent.push(...messages);
+    },
+    retryLater: async () => undefined,
+  }),
+);
+afterAll(() => setEventQueue());
+
+const CALLER = '+14155552671';
+const READS = new Set(['GetItemCommand', 'BatchGetItemCommand']);
+
+async function setup(): Promise<{ company: TestCompany; buyerId: number; number: string }> {
+  const company = await createTestCompany('call-webhook-count');
+  const buyer = await createThrough(gateway, company, '/api/v1/buyers', {
+    name: 'Counted',
+    number: '+12125551000',
+    time_zone: 'America/New_York',
+    current_conversion_revenue: 25,
+    current_conversion_duration: 10,
+  });
+  const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Offer', buyer_ids: [buyer.id] });
+  const number = await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id });
+  return { company, buyerId: buyer.id as number, number: number.number as string };
+}
+
+/** The requests of one webhook, its steps, and every key it read (GetItem / BatchGetItem). */
+async function measured(url: string, fields: Record<string, string>) {
+  log.reset();
+  const reply = await carrierPost(gateway, url, fields);
+  expect(reply.status, reply.text).toBe(200);
+  const requests: LoggedRequest[] = [...log.requests];
+  const steps = log.steps();
+  const readKeys = requests
+    .filter((request) => READS.has(request.command))
+    .flatMap((request) =>
+      request.command === 'GetItemCommand'
+        ? [request.input.Key as { pk: string; sk: string }]
+        : Object.values(request.input.RequestItems as Record<string, { Keys: Array<{ pk: string; sk: string }> }>).flatMap((table) => table.Keys),
+    )
+    .map((key) => `${key.pk} / ${key.sk}`);
+  return { reply, requests: requests.length, steps, commands: requests.map((request) => request.command), readKeys };
+}
+
+describe('an answered call\'s webhooks after incoming stay within their DynamoDB request budgets', () => {
+  it('dial_status, dial_action and status: requests, steps, no item read twice, and the counts they keep', async () => {
+    const { company, buyerId, number } = await setup();
+    const sid = newCallSid();
+    const fields = callFields(sid, CALLER, number);
+    const incoming = await carrierPost(gateway, `${VOICE_BASE}/incoming`, { ...fields, CallStatus: 'ringing' });
+    const dial = dialOf(incoming.text)!;
+    expect(dial.statusCallback).toBeDefined();
+    const buyersPartition = `C#${company.id}#buyers`;
+    const buyerReads = (keys: string[]) => keys.filter((key) => key.startsWith(`${buyersPartition} / `));
+
+    // dial_status: the call's read, its versioned save with the event, the outbox clear beside
+    // the connection's one counter update (no read of the buyer or of its counters).
+    const answered = await measured(dial.statusCallback!, { ...fields, CallStatus: 'in-progress' });
+    expect(answered.requests).toBeLessThanOrEqual(4);
+    expect(answered.steps).toBeLessThanOrEqual(3);
+    expect(buyerReads(answered.readKeys)).toEqual([]);
+    expect(new Set(answered.readKeys).size).toBe(answered.readKeys.length);
+
+    // dial_action: the call and the duplicate history read side by side, the call saved, then
+    // one counter update (release, conversion) beside the duplicate history's Put.
+    const ended = await measured(dial.action, { ...fields, DialCallStatus: 'completed', DialCallDuration: '30' });
+    expect(ended.reply.text).toContain('<Hangup/>');
+    expect(ended.requests).toBeLessThanOrEqual(5);
+    expect(ended.steps).toBeLessThanOrEqual(4);
+    expect(ended.commands.filter((command) => command === 'UpdateItemCommand')).toHaveLength(2);
+    expect(buyerReads(ended.readKeys)).toEqual([]);
+    expect(new Set(ended.readKeys).size).toBe(ended.readKeys.length);
+
+    // status: the carrier-call lookup, the call beside the payout rules, the ending transaction
+    // (call, rollups, event), the outbox clear.
+    const final = await measured(`${VOICE_BASE}/status`, { ...fields, CallStatus: 'completed', CallDuration: '40' });
+    expect(final.requests).toBeLessThanOrEqual(5);
+    expect(final.steps).toBeLessThanOrEqual(4);
+    expect(new Set(final.readKeys).size).toBe(final.readKeys.length);
+
+    const callId = (await findCallByCarrierId('twilio', sid))!.call.id;
+    expect(await getCall(company.id, callId)).toMatchObject({ status: 'completed', in_progress: false, buyer_converted: true, revenue: 25, answered_duration: 30, rolled_up: true });
+    const counted = { connection_daily_used: 1, buyer_conversion_daily_used: 1, revenue_daily_used: 25, concurrency_cap_used: 0, attempt_daily_used: 1 };
+    expect(await showBuyer(gateway, company, buyerId)).toMatchObject(counted);
+
+    // Every event of the call was sent (the outbox items were cleared beside the counting).
+    const events = sent.flatMap((message) => (message.kind === 'event' && message.event.data.id === callId ? [message.event.name] : []));
+    expect(events).toEqual(['new_call', 'call_ringing', 'call_forwarded', 'call_ended']);
+
+    // Retried webhooks change nothing twice: the counts stay as they are.
+    await carrierPost(gateway, dial.statusCallback!, { ...fields, CallStatus: 'in-progress' });
+    await carrierPost(gateway, dial.action, { ...fields, DialCallStatus: 'completed', DialCallDuration: '30' });
+    await carrierPost(gateway, `${VOICE_BASE}/status`, { ...fields, CallStatus: 'completed', CallDuration: '40' });
+    expect(await showBuyer(gateway, company, buyerId)).toMatchObject(counted);
+  });
+
+  it('counts in the buyer\'s new period when the hour turned between the claim and the answer', async () => {
+    // The blind update assumes the claim's periods; a new hour fails its condition and the item is read.
+    const { company, buyerId, number } = await setup();
+    const sid = newCallSid();
+    const fields = callFields(sid, CALLER, number);
+    const incoming = await carrierPost(gateway, `${VOICE_BASE}/incoming`, { ...fields, CallStatus: 'ringing' });
+    const dial = dialOf(incoming.text)!;
+    pinClock(new Date(midDayTomorrow().getTime() + 60 * 60 * 1000));
+    await carrierPost(gateway, dial.statusCallback!, { ...fields, CallStatus: 'in-progress' });
+    await carrierPost(gateway, dial.action, { ...fields, DialCallStatus: 'completed', DialCallDuration: '30' });
+    expect(await showBuyer(gateway, company, buyerId)).toMatchObject({
+      attempt_hourly_used: 0,
+      attempt_daily_used: 1,
+      connection_hourly_used: 1,
+      connection_daily_used: 1,
+      buyer_conversion_hourly_used: 1,
+      concurrency_cap_used: 0,
+    });
+  });
+});
