@@ -34,17 +34,25 @@ function hasConversionSchedule(buyer: Record<string, unknown>): boolean {
 /** The facts to spread into a new attempt of this buyer (the buyer record as the claim read it). */
 export function attemptBuyerFacts(buyer: Record<string, unknown>): AttemptBuyerFacts {
   if (hasConversionSchedule(buyer)) return { time_zone: buyerTimeZone(buyer) };
+  // Only the fields that say something (null, absent and an empty filter list read alike): the
+  // call item is rewritten by every webhook and billed by its size.
   const conversion: Record<string, unknown> = {};
-  for (const field of CONVERSION_FIELDS) if (buyer[field] !== undefined) conversion[field] = buyer[field];
+  for (const field of CONVERSION_FIELDS) {
+    const value = buyer[field];
+    if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0)) conversion[field] = value;
+  }
   return { time_zone: buyerTimeZone(buyer), conversion };
 }
 
 /**
- * The attempt's buyer as far as a conversion needs it, rebuilt from the facts the attempt carries
- * (id, zone, conversion fields); undefined when it carries none (a scheduled buyer, an older attempt).
+ * The attempt's buyer as far as its end needs it, rebuilt from the facts the attempt carries: id
+ * and zone (its counters), with `terms` the conversion fields too. Undefined when the attempt
+ * does not carry them (a scheduled buyer's terms, an older attempt): the buyer is read instead.
  */
-export function attemptConversionBuyer(attempt: { buyer_id: number | null; time_zone?: unknown; conversion?: unknown }): Record<string, unknown> | undefined {
-  if (attempt.buyer_id === null || typeof attempt.time_zone !== 'string' || !attempt.conversion || typeof attempt.conversion !== 'object') return undefined;
+export function attemptCarriedBuyer(attempt: { buyer_id: number | null; time_zone?: unknown; conversion?: unknown }, terms: boolean): Record<string, unknown> | undefined {
+  if (attempt.buyer_id === null || typeof attempt.time_zone !== 'string' || !attempt.time_zone) return undefined;
+  if (!terms) return { id: attempt.buyer_id, time_zone: attempt.time_zone };
+  if (!attempt.conversion || typeof attempt.conversion !== 'object') return undefined;
   return { ...(attempt.conversion as Record<string, unknown>), id: attempt.buyer_id, time_zone: attempt.time_zone };
 }
 

@@ -27,7 +27,7 @@ import { callView } from './call-view.js';
 import { createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
 import { rollupChanges, type CallFigures } from './rollups.js';
-import { attemptBuyerFacts, attemptBuyerZone, attemptConversionBuyer, countOnBuyer } from './attempt-buyer.js';
+import { attemptBuyerFacts, attemptBuyerZone, attemptCarriedBuyer, countOnBuyer } from './attempt-buyer.js';
 import { MAX_TALK_SECONDS, staleCallDuration, type LiveCallFacts } from './stale-calls.js';
 import { METRIC } from '../observability/metric-names.js';
 import { dialExtras, type DialExtras } from '../call-config/dial-extras.js';
@@ -245,7 +245,7 @@ async function transition<T>(
     call.updated_at = clock().now().toISOString();
     // The events go into the outbox in the save's own transaction: they exist exactly when the change does.
     const { writes, staged } = stageMessages(companyId, callEvents(companyId, decided.events ?? [], call, at), at);
-    if (await saveCall(companyId, call, version, [...(decided.alongside ?? []), ...writes])) {
+    if (await saveCall(companyId, call, version, [...(decided.alongside ?? []), ...writes], stored)) {
       await Promise.all([publishStaged(staged), decided.afterSave?.()]);
       return { result: decided.result, call, saved: true };
     }
@@ -462,9 +462,7 @@ export type DialOutcome = 'completed' | 'answered' | 'no-answer' | 'busy' | 'fai
 export async function dialResult(companyId: number, callId: number, attemptNumber: number, outcome: DialOutcome, answeredDuration: number, at: Date): Promise<CallInstruction> {
   const talked = (outcome === 'completed' || outcome === 'answered') && answeredDuration > 0;
   let claimedNext: Awaited<ReturnType<typeof claimBuyer>> | undefined;
-  // The attempt's buyer as the saved transition read it: the effects after the save reuse it.
-  let buyer: Record<string, unknown> | undefined;
-  const { call, saved, result } = await transition(companyId, callId, async (call) => {
+  const { call, saved } = await transition(companyId, callId, async (call) => {
     const attempts = call.attempts as Attempt[];
     const attempt = attempts[attemptNumber - 1];
     if (!call.in_progress || !attempt || attempt.status === 'completed' || attempt.status === 'no-answer' || attempt.status === 'busy' || attempt.status === 'failed' || attempt.status === 'canceled') {
@@ -472,15 +470,15 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     }
     const answeredBefore = attempt.status === 'answered';
     attempt.released = true;
-    // The buyer as the attempt carries it (its terms when claimed), else read; and, when the talk
-    // may convert, when this caller was last paid by it: side by side.
+    // The buyer as the attempt carries it (its zone; its terms when claimed, if the talk may
+    // convert), else read; and, when the talk may convert, when this caller was last paid by it:
+    // side by side.
     const mayConvert = talked && attempt.buyer_id !== null && !call.buyer_converted;
-    const carried = attemptConversionBuyer(attempt);
-    const [read, paidAt] = await Promise.all([
+    const carried = attemptCarriedBuyer(attempt, mayConvert);
+    const [buyer, paidAt] = await Promise.all([
       attempt.buyer_id === null || carried ? carried : getRecord(companyId, 'buyers', attempt.buyer_id),
       mayConvert ? lastPaid(companyId, `b${String(attempt.buyer_id)}`, call.caller_number) : undefined,
     ]);
-    buyer = read;
     let converted = false;
     if (talked) {
       attempt.status = 'completed';
@@ -520,10 +518,13 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     const events: EventName[] = [];
     if (talked && !answeredBefore) events.push('call_forwarded');
     if (claimedNext?.buyer) events.push('call_ringing');
+    const ended = { buyer, buyerId: attempt.buyer_id, agentId: attempt.agent_id, answeredBefore, converted, revenue: Number(call.revenue ?? 0) };
     return {
       result: { answeredBefore, buyerId: attempt.buyer_id, agentId: attempt.agent_id, converted },
       save: true,
       events,
+      // The finished leg's effects, beside the publishing of the events (one step, not two).
+      afterSave: () => endedLegEffects(companyId, callId, ended, talked ? answeredDuration : 0, at, call.caller_number),
       undo: async () => {
         if (claimedNext?.buyer) await releaseConcurrency(companyId, claimedNext.buyer.id, buyerTimeZone(claimedNext.buyer.record), at);
         claimedNext = undefined;
@@ -532,20 +533,6 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
   }, at);
   if (!saved) return instructionFor(companyId, call);
 
-  // Effects of the saved transition: the finished leg frees its buyer (or agent); talk time counts.
-  if (result.agentId !== undefined) await agentLegEnded(companyId, result.agentId, callId, at, talked ? answeredDuration : 0);
-  if (buyer && result.buyerId !== undefined && result.buyerId !== null) {
-    // Release, connection and conversion in one counter update, beside the duplicate history.
-    await Promise.all([
-      countOnBuyer(companyId, result.buyerId, buyerTimeZone(buyer), at, {
-        release: true,
-        connection: talked && !result.answeredBefore,
-        conversionRevenue: result.converted ? Number(call.revenue ?? 0) : undefined,
-      }),
-      result.converted ? markPaid(companyId, `b${String(result.buyerId)}`, call.caller_number, at) : undefined,
-    ]);
-    if (result.converted) countMetric(METRIC.conversions);
-  }
   const attempts = call.attempts as Attempt[];
   const newest = attempts[attempts.length - 1]!;
   if (newest.attempt > attemptNumber && newest.status === 'ringing' && newest.buyer_id !== null) {
@@ -557,6 +544,29 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     }
   }
   return instructionFor(companyId, call);
+}
+
+/**
+ * Effects of a saved dial end: the finished leg frees its agent, or its buyer with the connection
+ * and conversion counted in the same counter update, beside the duplicate history's write.
+ */
+async function endedLegEffects(
+  companyId: number,
+  callId: number,
+  ended: { buyer: Record<string, unknown> | undefined; buyerId: number | null; agentId: number | undefined; answeredBefore: boolean; converted: boolean; revenue: number },
+  talk: number,
+  at: Date,
+  caller: string | null,
+): Promise<void> {
+  const { buyer, buyerId } = ended;
+  await Promise.all([
+    ended.agentId !== undefined ? agentLegEnded(companyId, ended.agentId, callId, at, talk) : undefined,
+    buyer && buyerId !== null
+      ? countOnBuyer(companyId, buyerId, buyerTimeZone(buyer), at, { release: true, connection: talk > 0 && !ended.answeredBefore, conversionRevenue: ended.converted ? ended.revenue : undefined })
+      : undefined,
+    ended.converted && buyerId !== null ? markPaid(companyId, `b${String(buyerId)}`, caller, at) : undefined,
+  ]);
+  if (ended.converted) countMetric(METRIC.conversions);
 }
 
 function figures(call: Call): CallFigures {
