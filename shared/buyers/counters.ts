@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.js';
+import { db, tableName, type TransactItem } from '../db/client.js';
 import { keys } from '../db/keys.js';
 import { getItems } from '../db/records.js';
 import {
@@ -103,6 +103,17 @@ export async function applyCounterChange(
  */
 function assumedCurrent(periods: PeriodKeys, change: CounterChange): CounterItem {
   return { hour_key: periods.hourly, day_key: periods.daily, month_key: periods.monthly, concurrency: change.concurrency === -1 ? 1 : 0 };
+}
+
+/**
+ * A change without caps as a member of another write's transaction (a call's save), built like
+ * the blind first try of applyCounterChange: its condition holds only while the counter item is
+ * in the current periods (and holds a concurrent call to release). When it fails the transaction
+ * is cancelled; the caller saves without it and applies the change with applyCounterChange.
+ */
+export function blindCounterWrite(companyId: number, buyerId: number, timeZone: string, now: Date, change: CounterChange): TransactItem {
+  const periods = periodKeys(now, timeZone);
+  return { Update: { TableName: tableName, Key: keys.buyerStats(companyId, buyerId), ...buildCounterUpdate(assumedCurrent(periods, change), periods, change) } };
 }
 
 /** Reserves one attempt and one concurrent call for dialing a buyer, within its caps. */

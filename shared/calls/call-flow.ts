@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../adapters/clock.js';
 import { conversionTerms } from '../buyers/conversion-terms.js';
-import { applyCounterChange, releaseConcurrency } from '../buyers/counters.js';
+import { applyCounterChange, blindCounterWrite, releaseConcurrency } from '../buyers/counters.js';
 import { buyerTimeZone } from '../buyers/limits.js';
 import { isBlacklisted } from '../contacts/blacklist.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
@@ -229,6 +230,11 @@ async function transition<T>(
     events?: readonly EventName[];
     /** Effects of the saved change, run beside the publishing of its events (one step, not two). */
     afterSave?: () => Promise<unknown>;
+    /**
+     * Writes that ride in the save's transaction when their own conditions hold (a blind counter
+     * update); when those fail the call is saved without them and `otherwise` runs after the save.
+     */
+    optional?: { writes: TransactItem[]; otherwise: () => Promise<unknown> };
   }>,
   at: Date = clock().now(),
   /** The call as the caller just read it (consistently): the first try saves reading it again. */
@@ -245,13 +251,33 @@ async function transition<T>(
     call.updated_at = clock().now().toISOString();
     // The events go into the outbox in the save's own transaction: they exist exactly when the change does.
     const { writes, staged } = stageMessages(companyId, callEvents(companyId, decided.events ?? [], call, at), at);
-    if (await saveCall(companyId, call, version, [...(decided.alongside ?? []), ...writes], stored)) {
-      await Promise.all([publishStaged(staged), decided.afterSave?.()]);
+    const optional = decided.optional;
+    let fellBack = false;
+    let saved: boolean;
+    try {
+      saved = await saveCall(companyId, call, version, [...(optional?.writes ?? []), ...(decided.alongside ?? []), ...writes], stored);
+    } catch (error) {
+      if (!optional || !cancelledByCondition(error, 1, optional.writes.length)) throw error;
+      // Only the optional writes' conditions failed (the transaction wrote nothing): save without them.
+      fellBack = true;
+      saved = await saveCall(companyId, call, version, [...(decided.alongside ?? []), ...writes], stored);
+    }
+    if (saved) {
+      await Promise.all([publishStaged(staged), decided.afterSave?.(), fellBack ? optional?.otherwise() : undefined]);
       return { result: decided.result, call, saved: true };
     }
     await decided.undo?.();
   }
   throw new Error(`Call ${callId} kept changing under this transition`);
+}
+
+/**
+ * Whether a transaction was cancelled by one of its items `from`..`from + count - 1`: its condition
+ * failed, or another request was writing that item (a busy buyer's counters, claimed by other calls).
+ */
+function cancelledByCondition(error: unknown, from: number, count: number): boolean {
+  if (!(error instanceof TransactionCanceledException)) return false;
+  return (error.CancellationReasons ?? []).slice(from, from + count).some((reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict');
 }
 
 /** The instruction for a call as it stands (a retried callback gets the same answer again). */
@@ -443,11 +469,24 @@ export async function buyerAnswered(companyId: number, callId: number, attemptNu
     call.buyer = attempt.buyer_name;
     timeline(call, at, 'answered', { ...attemptTarget(attemptNumber, attempt) });
     const buyerId = attempt.buyer_id;
-    // The connection counts once, with the save that answers the attempt (a retry saves nothing),
-    // in the buyer's zone as the attempt holds it: no read of the buyer or its counters.
+    if (buyerId === null) return { result: buyerId, save: true, events: ['call_forwarded'] };
+    // The connection counts in the save's own transaction (a retry saves nothing, so counts
+    // nothing), in the buyer's zone as the attempt holds it: no read of the buyer or its counters.
+    const connection = { increments: { connection: 1 }, existingOnly: true };
+    const zone = typeof attempt.time_zone === 'string' && attempt.time_zone ? attempt.time_zone : undefined;
+    if (zone) {
+      return {
+        result: buyerId,
+        save: true,
+        events: ['call_forwarded'],
+        // A new period began since the claim (or the counters are gone): counted after the save instead.
+        optional: { writes: [blindCounterWrite(companyId, buyerId, zone, at, connection)], otherwise: () => applyCounterChange(companyId, buyerId, zone, at, connection) },
+      };
+    }
+    // An attempt claimed before it carried the zone: the buyer is read for it, after the save.
     const counted = async () => {
-      const zone = buyerId === null ? undefined : await attemptBuyerZone(companyId, attempt);
-      if (buyerId !== null && zone) await countOnBuyer(companyId, buyerId, zone, at, { connection: true });
+      const buyerZone = await attemptBuyerZone(companyId, attempt);
+      if (buyerZone) await countOnBuyer(companyId, buyerId, buyerZone, at, { connection: true });
     };
     return { result: buyerId, save: true, events: ['call_forwarded'], afterSave: counted };
   }, at);

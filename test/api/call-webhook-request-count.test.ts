@@ -79,11 +79,11 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
     const buyersPartition = `C#${company.id}#buyers`;
     const buyerReads = (keys: string[]) => keys.filter((key) => key.startsWith(`${buyersPartition} / `));
 
-    // dial_status: the call's read, its versioned save with the event, the outbox clear beside
-    // the connection's one counter update (no read of the buyer or of its counters).
+    // dial_status: the call's read, its versioned save with the event and the connection's
+    // counter update in one transaction, the outbox clear (no read of the buyer or its counters).
     const answered = await measured(dial.statusCallback!, { ...fields, CallStatus: 'in-progress' });
-    expect(answered.requests).toBeLessThanOrEqual(4);
-    expect(answered.steps).toBeLessThanOrEqual(3);
+    expect(answered.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+    expect(answered.steps).toBe(3);
     expect(buyerReads(answered.readKeys)).toEqual([]);
     expect(new Set(answered.readKeys).size).toBe(answered.readKeys.length);
 
@@ -121,7 +121,8 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
   });
 
   it('counts in the buyer\'s new period when the hour turned between the claim and the answer', async () => {
-    // The blind update assumes the claim's periods; a new hour fails its condition and the item is read.
+    // The blind updates assume the claim's periods: a new hour fails their condition (dial_status's
+    // cancels its transaction, saved again without it); the item is read and the change re-decided.
     const { company, buyerId, number } = await setup();
     const sid = newCallSid();
     const fields = callFields(sid, CALLER, number);
@@ -129,6 +130,8 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
     const dial = dialOf(incoming.text)!;
     pinClock(new Date(midDayTomorrow().getTime() + 60 * 60 * 1000));
     await carrierPost(gateway, dial.statusCallback!, { ...fields, CallStatus: 'in-progress' });
+    const callId = (await findCallByCarrierId('twilio', sid))!.call.id;
+    expect(await getCall(company.id, callId)).toMatchObject({ status: 'in_progress' });
     await carrierPost(gateway, dial.action, { ...fields, DialCallStatus: 'completed', DialCallDuration: '30' });
     expect(await showBuyer(gateway, company, buyerId)).toMatchObject({
       attempt_hourly_used: 0,
