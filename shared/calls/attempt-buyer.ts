@@ -1,6 +1,6 @@
 import { buyerTimeZone } from '../buyers/limits.js';
 import { applyCounterChange, type CounterResult } from '../buyers/counters.js';
-import type { Metric } from '../buyers/counter-model.js';
+import type { CounterChange, Metric } from '../buyers/counter-model.js';
 import { getRecord } from '../db/records.js';
 
 /**
@@ -82,9 +82,15 @@ export interface CallCounts {
  * made it; a deleted buyer's is gone). Nothing to count: no request.
  */
 export async function countOnBuyer(companyId: number, buyerId: number, timeZone: string, at: Date, counts: CallCounts): Promise<CounterResult | undefined> {
+  const change = callCountsChange(counts);
+  return change ? applyCounterChange(companyId, buyerId, timeZone, at, change) : undefined;
+}
+
+/** The counter change of a call's counts (undefined: nothing to count). */
+export function callCountsChange(counts: CallCounts): CounterChange | undefined {
   const increments: Partial<Record<Metric, number>> = {};
   if (counts.connection) increments.connection = 1;
   if (counts.conversionRevenue !== undefined) Object.assign(increments, { buyer_conversion: 1, revenue: counts.conversionRevenue, earned_revenue: counts.conversionRevenue });
   if (!counts.release && Object.keys(increments).length === 0) return undefined;
-  return applyCounterChange(companyId, buyerId, timeZone, at, { increments, ...(counts.release ? { concurrency: -1 as const } : {}), existingOnly: true });
+  return { increments, ...(counts.release ? { concurrency: -1 as const } : {}), existingOnly: true };
 }

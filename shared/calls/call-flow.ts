@@ -28,7 +28,7 @@ import { callView } from './call-view.js';
 import { createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
 import { rollupChanges, type CallFigures } from './rollups.js';
-import { attemptBuyerFacts, attemptBuyerZone, attemptCarriedBuyer, countOnBuyer } from './attempt-buyer.js';
+import { attemptBuyerFacts, attemptBuyerZone, attemptCarriedBuyer, callCountsChange, countOnBuyer } from './attempt-buyer.js';
 import { MAX_TALK_SECONDS, staleCallDuration, type LiveCallFacts } from './stale-calls.js';
 import { METRIC } from '../observability/metric-names.js';
 import { dialExtras, type DialExtras } from '../call-config/dial-extras.js';
@@ -557,11 +557,17 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     const events: EventName[] = [];
     if (talked && !answeredBefore) events.push('call_forwarded');
     if (claimedNext?.buyer) events.push('call_ringing');
-    const ended = { buyer, buyerId: attempt.buyer_id, agentId: attempt.agent_id, answeredBefore, converted, revenue: Number(call.revenue ?? 0) };
+    const leg = attempt.buyer_id;
+    const change = buyer && leg !== null ? callCountsChange({ release: true, connection: talked && !answeredBefore, conversionRevenue: converted ? Number(call.revenue ?? 0) : undefined }) : undefined;
+    // A save with events is a transaction anyway: the buyer's counts ride in it (exactly once with
+    // the save; when their blind condition fails they are applied after it). Else after the save.
+    const riding = change && events.length > 0 && buyer && leg !== null;
+    const ended = { buyerId: leg, agentId: attempt.agent_id, converted, counts: riding ? undefined : change && buyer && leg !== null ? () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) : undefined };
     return {
       result: { answeredBefore, buyerId: attempt.buyer_id, agentId: attempt.agent_id, converted },
       save: true,
       events,
+      ...(riding ? { optional: { writes: [blindCounterWrite(companyId, leg, buyerTimeZone(buyer), at, change)], otherwise: () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) } } : {}),
       // The finished leg's effects, beside the publishing of the events (one step, not two).
       afterSave: () => endedLegEffects(companyId, callId, ended, talked ? answeredDuration : 0, at, call.caller_number),
       undo: async () => {
@@ -587,22 +593,21 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
 
 /**
  * Effects of a saved dial end: the finished leg frees its agent, or its buyer with the connection
- * and conversion counted in the same counter update, beside the duplicate history's write.
+ * and conversion counted in one counter update (`counts`, unless it rode in the save), beside the
+ * duplicate history's write.
  */
 async function endedLegEffects(
   companyId: number,
   callId: number,
-  ended: { buyer: Record<string, unknown> | undefined; buyerId: number | null; agentId: number | undefined; answeredBefore: boolean; converted: boolean; revenue: number },
+  ended: { buyerId: number | null; agentId: number | undefined; converted: boolean; counts: (() => Promise<unknown>) | undefined },
   talk: number,
   at: Date,
   caller: string | null,
 ): Promise<void> {
-  const { buyer, buyerId } = ended;
+  const { buyerId } = ended;
   await Promise.all([
     ended.agentId !== undefined ? agentLegEnded(companyId, ended.agentId, callId, at, talk) : undefined,
-    buyer && buyerId !== null
-      ? countOnBuyer(companyId, buyerId, buyerTimeZone(buyer), at, { release: true, connection: talk > 0 && !ended.answeredBefore, conversionRevenue: ended.converted ? ended.revenue : undefined })
-      : undefined,
+    ended.counts?.(),
     ended.converted && buyerId !== null ? markPaid(companyId, `b${String(buyerId)}`, caller, at) : undefined,
   ]);
   if (ended.converted) countMetric(METRIC.conversions);

@@ -5,7 +5,7 @@ import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
 import { midDayTomorrow, pinClock, usePinnedClock } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { useDynamoRequests, type LoggedRequest } from '../fixtures/dynamo-requests.js';
-import { useGateway } from '../fixtures/gateway.js';
+import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, newCallSid, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
 
@@ -35,6 +35,13 @@ afterAll(() => setEventQueue());
 
 const CALLER = '+14155552671';
 const READS = new Set(['GetItemCommand', 'BatchGetItemCommand']);
+
+/** The id of one of the company's tracking numbers. */
+async function findNumberId(company: TestCompany, number: string): Promise<number> {
+  const reply = await call(gateway, { path: `/api/v1/phone_numbers?number=${encodeURIComponent(number)}`, authorization: company.authorization });
+  expect(reply.status, reply.text).toBe(200);
+  return (reply.body.phone_numbers as Array<{ id: number; number: string }>).find((row) => row.number === number)!.id;
+}
 
 async function setup(): Promise<{ company: TestCompany; buyerId: number; number: string }> {
   const company = await createTestCompany('call-webhook-count');
@@ -118,6 +125,27 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
     await carrierPost(gateway, dial.action, { ...fields, DialCallStatus: 'completed', DialCallDuration: '30' });
     await carrierPost(gateway, `${VOICE_BASE}/status`, { ...fields, CallStatus: 'completed', CallDuration: '40' });
     expect(await showBuyer(gateway, company, buyerId)).toMatchObject(counted);
+  });
+
+  it('a fall-through releases the unanswered buyer in the save that dials the next one', async () => {
+    const { company, buyerId, number } = await setup();
+    const second = await createThrough(gateway, company, '/api/v1/buyers', { name: 'Second', number: '+12125551001' });
+    const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Two', buyer_ids: [buyerId, second.id], routing_type: 'priority' });
+    const moved = await call(gateway, { method: 'PUT', path: `/api/v1/phone_numbers/${await findNumberId(company, number)}`, authorization: company.authorization, json: { offer_id: offer.id } });
+    expect(moved.status, moved.text).toBe(200);
+    const sid = newCallSid();
+    const fields = callFields(sid, CALLER, number);
+    const first = dialOf((await carrierPost(gateway, `${VOICE_BASE}/incoming`, { ...fields, CallStatus: 'ringing' })).text)!;
+    const firstBuyer = first.target === '+12125551000' ? buyerId : (second.id as number);
+    const otherBuyer = firstBuyer === buyerId ? (second.id as number) : buyerId;
+
+    const fell = await measured(first.action, { ...fields, DialCallStatus: 'no-answer', DialCallDuration: '0' });
+    expect(dialOf(fell.reply.text)).toBeDefined();
+    const statsOfFirst = `C#${company.id}#buyers / stats#${String(firstBuyer).padStart(16, '0')}`;
+    const standalone = log.requests.filter((request) => request.command === 'UpdateItemCommand').map((request) => request.input.Key as { pk: string; sk: string });
+    expect(standalone.map((key) => `${key.pk} / ${key.sk}`)).not.toContain(statsOfFirst);
+    expect(await showBuyer(gateway, company, firstBuyer)).toMatchObject({ attempt_daily_used: 1, connection_daily_used: 0, concurrency_cap_used: 0 });
+    expect(await showBuyer(gateway, company, otherBuyer)).toMatchObject({ attempt_daily_used: 1, concurrency_cap_used: 1 });
   });
 
   it('counts in the buyer\'s new period when the hour turned between the claim and the answer', async () => {
