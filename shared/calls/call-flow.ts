@@ -723,14 +723,33 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     // The releases and the duplicate history are independent of one another and of the events:
     // side by side, once the call is saved ended.
     const caller = call.caller_number;
+    // A held buyer whose zone the attempt carries is released inside the ending transaction (blind;
+    // after it when its condition fails), else after the save.
+    const heldBuyer = held;
+    const releaseInSave = heldBuyer?.zone ? { id: heldBuyer.id, zone: heldBuyer.zone } : undefined;
     const afterSave = () =>
       Promise.all([
         stateHolds.length ? releaseStateSlots(companyId, stateHolds) : undefined,
         heldAgent ? agentLegEnded(companyId, heldAgent.id, callId, at, heldAgent.talk) : undefined,
-        held ? releaseHeld(companyId, held.id, held.zone, at) : undefined,
+        heldBuyer && !releaseInSave ? releaseHeld(companyId, heldBuyer.id, heldBuyer.zone, at) : undefined,
         paidRule !== undefined ? markPaid(companyId, `oc${paidRule}`, caller, at) : undefined,
       ]);
-    return { result: undefined, save: true, alongside: rollupWrites(companyId, undefined, figures(call)), events: ['call_ended'], afterSave };
+    const release = callCountsChange({ release: true })!;
+    return {
+      result: undefined,
+      save: true,
+      alongside: rollupWrites(companyId, undefined, figures(call)),
+      events: ['call_ended'],
+      afterSave,
+      ...(releaseInSave
+        ? {
+            optional: {
+              writes: [blindCounterWrite(companyId, releaseInSave.id, releaseInSave.zone, at, release)],
+              otherwise: () => applyCounterChange(companyId, releaseInSave.id, releaseInSave.zone, at, release),
+            },
+          }
+        : {}),
+    };
   }, at, ending.call);
   if (!saved) return false;
   // Off the ringing path: the lead learns of its call (and of a conversion) when the call ends.

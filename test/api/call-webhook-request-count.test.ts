@@ -148,6 +148,23 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
     expect(await showBuyer(gateway, company, otherBuyer)).toMatchObject({ attempt_daily_used: 1, concurrency_cap_used: 1 });
   });
 
+  it('a caller hanging up while the buyer rings: status releases the buyer inside the ending transaction', async () => {
+    const { company, buyerId, number } = await setup();
+    const sid = newCallSid();
+    const fields = callFields(sid, CALLER, number);
+    expect(dialOf((await carrierPost(gateway, `${VOICE_BASE}/incoming`, { ...fields, CallStatus: 'ringing' })).text)).toBeDefined();
+    expect(await showBuyer(gateway, company, buyerId)).toMatchObject({ concurrency_cap_used: 1 });
+    const final = await measured(`${VOICE_BASE}/status`, { ...fields, CallStatus: 'completed', CallDuration: '5' });
+    expect(final.commands.filter((command) => command === 'UpdateItemCommand')).toEqual([]);
+    expect(final.requests).toBeLessThanOrEqual(5);
+    const callId = (await findCallByCarrierId('twilio', sid))!.call.id;
+    expect(await getCall(company.id, callId)).toMatchObject({ status: 'canceled', in_progress: false });
+    expect(await showBuyer(gateway, company, buyerId)).toMatchObject({ attempt_daily_used: 1, connection_daily_used: 0, concurrency_cap_used: 0 });
+    // A replayed final status releases nothing twice.
+    await carrierPost(gateway, `${VOICE_BASE}/status`, { ...fields, CallStatus: 'completed', CallDuration: '5' });
+    expect(await showBuyer(gateway, company, buyerId)).toMatchObject({ concurrency_cap_used: 0 });
+  });
+
   it('counts in the buyer\'s new period when the hour turned between the claim and the answer', async () => {
     // The blind updates assume the claim's periods: a new hour fails their condition (dial_status's
     // cancels its transaction, saved again without it); the item is read and the change re-decided.
