@@ -83,10 +83,13 @@ export async function applyCounterChange(
       );
       return { ok: true, counters: currentCounters(result.Attributes, periods) };
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // A call's save may hold this item in its transaction that moment (a blind count riding in
+      // it): DynamoDB refuses the update with TransactionConflictException; like a lost race, retried.
+      const conflict = error instanceof Error && error.name === 'TransactionConflictException';
+      if (!(error instanceof ConditionalCheckFailedException) && !conflict) throw error;
       // Someone else wrote first: back off a little (jittered, so racers spread out) and re-read.
       // A blind first try that missed (a new period, nothing to release) re-reads at once.
-      if (!blind) await new Promise((done) => setTimeout(done, randomInt(1 + 2 * attempt)));
+      if (!blind || conflict) await new Promise((done) => setTimeout(done, randomInt(1 + 2 * attempt)));
       blind = false;
       item = await readItem(companyId, buyerId);
       // The buyer's counters are gone (the buyer was deleted): a call's late count creates none.
