@@ -11,21 +11,24 @@ import { getRecord } from '../db/records.js';
 export interface AttemptBuyerFacts {
   time_zone: string;
   /**
-   * The buyer's conversion fields (CONVERSION_FIELDS) as the claim read them: the terms the call
+   * The buyer's conversion fields (CONVERSION_FIELDS, by short name) as the claim read them: the terms the call
    * was sent under, so dial_action decides the conversion without reading the buyer. Absent when
    * the buyer's terms follow a schedule (buyer_conversions_schedule): they depend on the moment.
    */
   conversion?: Record<string, unknown>;
 }
 
-/** The buyer fields conversionTerms and decideBuyerConversion read when no schedule applies. */
-const CONVERSION_FIELDS = [
-  'current_conversion_name',
-  'current_conversion_revenue',
-  'current_conversion_duration',
-  'current_conversion_duplicate_timeframe',
-  'current_conversion_token_values',
-] as const;
+/**
+ * The buyer fields conversionTerms and decideBuyerConversion read when no schedule applies, by
+ * the short name the attempt stores them under (the call item is billed by its size).
+ */
+const CONVERSION_FIELDS = {
+  name: 'current_conversion_name',
+  revenue: 'current_conversion_revenue',
+  duration: 'current_conversion_duration',
+  duplicate_timeframe: 'current_conversion_duplicate_timeframe',
+  token_values: 'current_conversion_token_values',
+} as const;
 
 function hasConversionSchedule(buyer: Record<string, unknown>): boolean {
   return Array.isArray(buyer.buyer_conversions_schedule) && buyer.buyer_conversions_schedule.length > 0;
@@ -37,9 +40,9 @@ export function attemptBuyerFacts(buyer: Record<string, unknown>): AttemptBuyerF
   // Only the fields that say something (null, absent and an empty filter list read alike): the
   // call item is rewritten by every webhook and billed by its size.
   const conversion: Record<string, unknown> = {};
-  for (const field of CONVERSION_FIELDS) {
+  for (const [short, field] of Object.entries(CONVERSION_FIELDS)) {
     const value = buyer[field];
-    if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0)) conversion[field] = value;
+    if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0)) conversion[short] = value;
   }
   return { time_zone: buyerTimeZone(buyer), conversion };
 }
@@ -53,7 +56,10 @@ export function attemptCarriedBuyer(attempt: { buyer_id: number | null; time_zon
   if (attempt.buyer_id === null || typeof attempt.time_zone !== 'string' || !attempt.time_zone) return undefined;
   if (!terms) return { id: attempt.buyer_id, time_zone: attempt.time_zone };
   if (!attempt.conversion || typeof attempt.conversion !== 'object') return undefined;
-  return { ...(attempt.conversion as Record<string, unknown>), id: attempt.buyer_id, time_zone: attempt.time_zone };
+  const stored = attempt.conversion as Record<string, unknown>;
+  const buyer: Record<string, unknown> = { id: attempt.buyer_id, time_zone: attempt.time_zone };
+  for (const [short, field] of Object.entries(CONVERSION_FIELDS)) if (stored[short] !== undefined) buyer[field] = stored[short];
+  return buyer;
 }
 
 /**
