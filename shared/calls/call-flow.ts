@@ -514,9 +514,12 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     // side by side.
     const mayConvert = talked && attempt.buyer_id !== null && !call.buyer_converted;
     const carried = attemptCarriedBuyer(attempt, mayConvert);
+    // Terms known from the attempt without a price or a duplicate timeframe need no history.
+    const carriedTerms = carried && mayConvert ? conversionTerms(carried, at) : undefined;
+    const needsHistory = mayConvert && (!carriedTerms || (carriedTerms.revenue !== null && carriedTerms.duplicateTimeframe !== null));
     const [buyer, paidAt] = await Promise.all([
       attempt.buyer_id === null || carried ? carried : getRecord(companyId, 'buyers', attempt.buyer_id),
-      mayConvert ? lastPaid(companyId, `b${String(attempt.buyer_id)}`, call.caller_number) : undefined,
+      needsHistory ? lastPaid(companyId, `b${String(attempt.buyer_id)}`, call.caller_number) : undefined,
     ]);
     let converted = false;
     if (talked) {
