@@ -1,6 +1,6 @@
 import { machineAnswered } from '../../shared/call-config/amd-flows.js';
 import { whisperSounds, withHoldSounds } from '../../shared/call-config/call-sounds.js';
-import { buyerAnswered, dialResult, finishCall, outboundAnswered, recordingReady, startCall, UnknownCallError, type DialOutcome } from '../../shared/calls/call-flow.js';
+import { buyerAnswered, dialResult, outboundAnswered, recordingReady, startCall, UnknownCallError, type DialOutcome } from '../../shared/calls/call-flow.js';
 import { recordingStored } from '../../shared/call-config/recording-effects.js';
 import { sipHeaderFields } from '../../shared/call-config/inbound-tokens.js';
 import { isHttpUrl } from '../../shared/http/param-schemas.js';
