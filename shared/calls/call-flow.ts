@@ -671,7 +671,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
   let heldAgent: { id: number; talk: number } | undefined;
   let paidRule: number | undefined;
   let stateHolds: number[] = [];
-  const { call, saved } = await transition(companyId, callId, async (call) => {
+  const { saved } = await transition(companyId, callId, async (call) => {
     if (call.rolled_up) return { result: undefined, save: false };
     // State call limit slots (docs/call-configuration.md): released with the save that ends the call.
     stateHolds = Array.isArray(call.state_limit_holds) ? (call.state_limit_holds as number[]) : [];
@@ -736,6 +736,8 @@ export async function finishCall(companyId: number, callId: number, ending: Call
         heldAgent ? agentLegEnded(companyId, heldAgent.id, callId, at, heldAgent.talk) : undefined,
         heldBuyer && !releaseInSave ? releaseHeld(companyId, heldBuyer.id, heldBuyer.zone, at) : undefined,
         paidRule !== undefined ? markPaid(companyId, `oc${paidRule}`, caller, at) : undefined,
+        // Off the ringing path: the lead learns of its call (and of a conversion) when the call ends.
+        typeof call.lead_id === 'number' ? leadCallEnded(companyId, call.lead_id, call.id, call.buyer_converted === true, at) : undefined,
       ]);
     const release = callCountsChange({ release: true })!;
     return {
@@ -755,8 +757,6 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     };
   }, at, ending.call);
   if (!saved) return false;
-  // Off the ringing path: the lead learns of its call (and of a conversion) when the call ends.
-  if (typeof call.lead_id === 'number') await leadCallEnded(companyId, call.lead_id, call.id, call.buyer_converted === true, at);
   countMetric(METRIC.callsEnded);
   return true;
 }
