@@ -1,10 +1,11 @@
 import { machineAnswered } from '../../shared/call-config/amd-flows.js';
 import { whisperSounds, withHoldSounds } from '../../shared/call-config/call-sounds.js';
-import { buyerAnswered, dialResult, finishCall, outboundAnswered, recordingReady, startCall, UnknownCallError, type DialOutcome } from '../../shared/calls/call-flow.js';
+import { buyerAnswered, dialResult, outboundAnswered, recordingReady, startCall, UnknownCallError, type DialOutcome } from '../../shared/calls/call-flow.js';
 import { recordingStored } from '../../shared/call-config/recording-effects.js';
 import { sipHeaderFields } from '../../shared/call-config/inbound-tokens.js';
 import { isHttpUrl } from '../../shared/http/param-schemas.js';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
+import { finishCarrierCall } from '../../shared/calls/carrier-call-end.js';
 import type { ApiResponse, Operation, OperationRequest } from '../../shared/http/request.js';
 import { callbackIds, carrierCallId, secondsField, textField, type CallbackIds } from '../../shared/voice/callback-fields.js';
 import { EMPTY_TWIML, HANGUP_TWIML, sayThenHangupTwiml, twimlFor, whisperTwiml } from '../../shared/voice/twiml.js';
@@ -98,10 +99,7 @@ const FINAL = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
 export const callStatus: Operation = async (request) => {
   const callSid = carrierCallId(request.params.CallSid);
   if (callSid && FINAL.has(textField(request.params, 'CallStatus'))) {
-    const found = await findCallByCarrierId('twilio', callSid);
-    if (found) {
-      await finishCall(found.companyId, found.call.id, { totalDuration: secondsField(request.params, 'CallDuration'), at: request.now, carrierStatus: textField(request.params, 'CallStatus') });
-    }
+    await finishCarrierCall('twilio', callSid, { totalDuration: secondsField(request.params, 'CallDuration'), at: request.now, carrierStatus: textField(request.params, 'CallStatus') });
   }
   return xml(EMPTY_TWIML);
 };

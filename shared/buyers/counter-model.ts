@@ -90,6 +90,8 @@ export interface CounterChange {
   limits?: CounterLimits;
   /** Stamped as `last_call_at`. */
   at?: string;
+  /** Only change an existing counter item (a call's counts after its claim; none once the buyer is deleted). */
+  existingOnly?: boolean;
 }
 
 function hasCap(value: number | null | undefined): value is number {

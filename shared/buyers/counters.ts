@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.js';
+import { db, tableName, type TransactItem } from '../db/client.js';
 import { keys } from '../db/keys.js';
 import { getItems } from '../db/records.js';
 import {
@@ -14,6 +14,7 @@ import {
   type CounterChange,
   type CounterItem,
   type CounterValues,
+  type PeriodKeys,
 } from './counter-model.js';
 
 /**
@@ -57,7 +58,11 @@ export async function applyCounterChange(
   known?: CounterItem,
 ): Promise<CounterResult> {
   const periods = periodKeys(now, timeZone);
-  let item = known ?? (await readItem(companyId, buyerId));
+  // A change without caps (counting a connection, a conversion, a release) is first tried as if
+  // the item were in the current periods, without reading it: a claim wrote it moments ago, so
+  // that is nearly always so. The update's condition checks it; otherwise the item is read.
+  let blind = !known && !change.limits;
+  let item = known ?? (blind ? assumedCurrent(periods, change) : await readItem(companyId, buyerId));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = currentCounters(item, periods);
     const exceeded = changeExceeds(current, change);
@@ -78,14 +83,40 @@ export async function applyCounterChange(
       );
       return { ok: true, counters: currentCounters(result.Attributes, periods) };
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // A call's save may hold this item in its transaction that moment (a blind count riding in
+      // it): DynamoDB refuses the update with TransactionConflictException; like a lost race, retried.
+      const conflict = error instanceof Error && error.name === 'TransactionConflictException';
+      if (!(error instanceof ConditionalCheckFailedException) && !conflict) throw error;
       // Someone else wrote first: back off a little (jittered, so racers spread out) and re-read.
-      await new Promise((done) => setTimeout(done, randomInt(1 + 2 * attempt)));
+      // A blind first try that missed (a new period, nothing to release) re-reads at once.
+      if (!blind || conflict) await new Promise((done) => setTimeout(done, randomInt(1 + 2 * attempt)));
+      blind = false;
       item = await readItem(companyId, buyerId);
+      // The buyer's counters are gone (the buyer was deleted): a call's late count creates none.
+      if (!item && change.existingOnly) return { ok: false, reason: 'no_counters' };
     }
   }
   // Only sustained contention gets here; refusing is safe (the caller tries the next buyer).
   return { ok: false, reason: 'contention' };
+}
+
+/**
+ * The counter item as a blind update assumes it: in the current periods, and holding a concurrent
+ * call when the change releases one. Only ever used to build a conditional update.
+ */
+function assumedCurrent(periods: PeriodKeys, change: CounterChange): CounterItem {
+  return { hour_key: periods.hourly, day_key: periods.daily, month_key: periods.monthly, concurrency: change.concurrency === -1 ? 1 : 0 };
+}
+
+/**
+ * A change without caps as a member of another write's transaction (a call's save), built like
+ * the blind first try of applyCounterChange: its condition holds only while the counter item is
+ * in the current periods (and holds a concurrent call to release). When it fails the transaction
+ * is cancelled; the caller saves without it and applies the change with applyCounterChange.
+ */
+export function blindCounterWrite(companyId: number, buyerId: number, timeZone: string, now: Date, change: CounterChange): TransactItem {
+  const periods = periodKeys(now, timeZone);
+  return { Update: { TableName: tableName, Key: keys.buyerStats(companyId, buyerId), ...buildCounterUpdate(assumedCurrent(periods, change), periods, change) } };
 }
 
 /** Reserves one attempt and one concurrent call for dialing a buyer, within its caps. */

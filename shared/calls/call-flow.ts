@@ -1,15 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../adapters/clock.js';
 import { conversionTerms } from '../buyers/conversion-terms.js';
-import { applyCounterChange, releaseConcurrency } from '../buyers/counters.js';
+import { applyCounterChange, blindCounterWrite, releaseConcurrency } from '../buyers/counters.js';
 import { buyerTimeZone } from '../buyers/limits.js';
 import { isBlacklisted } from '../contacts/blacklist.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
 import { timeSortableId } from '../db/ids.js';
 import { keys } from '../db/keys.js';
 import { rollupCellUpdate } from '../db/rollup-update.js';
-import { getRecord, queryAllRecords } from '../db/records.js';
+import { getRecord, queryAllRecords, type StoredRecord } from '../db/records.js';
 import type { EventName } from '../events/event-names.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
@@ -27,6 +28,7 @@ import { callView } from './call-view.js';
 import { createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
 import { rollupChanges, type CallFigures } from './rollups.js';
+import { attemptBuyerFacts, attemptBuyerZone, attemptCarriedBuyer, callCountsChange, countOnBuyer } from './attempt-buyer.js';
 import { MAX_TALK_SECONDS, staleCallDuration, type LiveCallFacts } from './stale-calls.js';
 import { METRIC } from '../observability/metric-names.js';
 import { dialExtras, type DialExtras } from '../call-config/dial-extras.js';
@@ -97,6 +99,10 @@ export interface Attempt {
   answered_at: string | null;
   answered_duration: number | null;
   released: boolean;
+  /** The buyer's time zone, stored at the claim (shared/calls/attempt-buyer.ts); absent on older attempts. */
+  time_zone?: string;
+  /** The buyer's conversion fields at the claim (shared/calls/attempt-buyer.ts), unless they follow a schedule. */
+  conversion?: Record<string, unknown>;
 }
 
 type Call = CallRecord & Record<string, any>;
@@ -173,7 +179,7 @@ async function markPaid(companyId: number, scope: string, caller: string | null,
 }
 
 /** Decides the buyer conversion of a dial (duration 0) or an answered leg; mutates `call`. */
-async function convertForBuyer(companyId: number, call: Call, buyer: Record<string, unknown>, answeredDuration: number, at: Date): Promise<boolean> {
+async function convertForBuyer(companyId: number, call: Call, buyer: Record<string, unknown>, answeredDuration: number, at: Date, paid?: { at: Date | undefined }): Promise<boolean> {
   if (call.buyer_converted) return false;
   const terms = conversionTerms(buyer, at);
   const decision = decideBuyerConversion({
@@ -181,7 +187,7 @@ async function convertForBuyer(companyId: number, call: Call, buyer: Record<stri
     tokenFilters: buyer.current_conversion_token_values,
     tokens: (call.data ?? {}) as TokenValues,
     answeredDuration,
-    lastPaidAt: await lastPaid(companyId, `b${String(buyer.id)}`, call.caller_number),
+    lastPaidAt: paid ? paid.at : await lastPaid(companyId, `b${String(buyer.id)}`, call.caller_number),
     at,
   });
   timeline(call, at, 'buyer_conversion', { buyer_id: buyer.id, converted: decision.converted, ...(decision.converted ? { revenue: decision.revenue } : { reason: decision.reason }) });
@@ -216,11 +222,26 @@ export class UnknownCallError extends Error {
 async function transition<T>(
   companyId: number,
   callId: number,
-  change: (call: Call) => Promise<{ result: T; save: boolean; alongside?: Array<Record<string, unknown>>; undo?: () => Promise<void>; events?: readonly EventName[] }>,
+  change: (call: Call) => Promise<{
+    result: T;
+    save: boolean;
+    alongside?: Array<Record<string, unknown>>;
+    undo?: () => Promise<void>;
+    events?: readonly EventName[];
+    /** Effects of the saved change, run beside the publishing of its events (one step, not two). */
+    afterSave?: () => Promise<unknown>;
+    /**
+     * Writes that ride in the save's transaction when their own conditions hold (a blind counter
+     * update); when those fail the call is saved without them and `otherwise` runs after the save.
+     */
+    optional?: { writes: TransactItem[]; otherwise: () => Promise<unknown> };
+  }>,
   at: Date = clock().now(),
+  /** The call as the caller just read it (consistently): the first try saves reading it again. */
+  first?: CallRecord,
 ): Promise<{ result: T; call: Call; saved: boolean }> {
   for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; attempt++) {
-    const stored = await getCall(companyId, callId);
+    const stored = attempt === 0 && first ? first : await getCall(companyId, callId);
     if (!stored) throw new UnknownCallError(companyId, callId);
     const call = structuredClone(stored) as Call;
     const decided = await change(call);
@@ -230,13 +251,33 @@ async function transition<T>(
     call.updated_at = clock().now().toISOString();
     // The events go into the outbox in the save's own transaction: they exist exactly when the change does.
     const { writes, staged } = stageMessages(companyId, callEvents(companyId, decided.events ?? [], call, at), at);
-    if (await saveCall(companyId, call, version, [...(decided.alongside ?? []), ...writes])) {
-      await publishStaged(staged);
+    const optional = decided.optional;
+    let fellBack = false;
+    let saved: boolean;
+    try {
+      saved = await saveCall(companyId, call, version, [...(optional?.writes ?? []), ...(decided.alongside ?? []), ...writes], stored);
+    } catch (error) {
+      if (!optional || !cancelledByCondition(error, 1, optional.writes.length)) throw error;
+      // Only the optional writes' conditions failed (the transaction wrote nothing): save without them.
+      fellBack = true;
+      saved = await saveCall(companyId, call, version, [...(decided.alongside ?? []), ...writes], stored);
+    }
+    if (saved) {
+      await Promise.all([publishStaged(staged), decided.afterSave?.(), fellBack ? optional?.otherwise() : undefined]);
       return { result: decided.result, call, saved: true };
     }
     await decided.undo?.();
   }
   throw new Error(`Call ${callId} kept changing under this transition`);
+}
+
+/**
+ * Whether a transaction was cancelled by one of its items `from`..`from + count - 1`: its condition
+ * failed, or another request was writing that item (a busy buyer's counters, claimed by other calls).
+ */
+function cancelledByCondition(error: unknown, from: number, count: number): boolean {
+  if (!(error instanceof TransactionCanceledException)) return false;
+  return (error.CancellationReasons ?? []).slice(from, from + count).some((reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict');
 }
 
 /** The instruction for a call as it stands (a retried callback gets the same answer again). */
@@ -276,7 +317,7 @@ async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<numb
     return claimed;
   }
   const buyer = claimed.buyer;
-  call.attempts = [{ attempt: 1, buyer_id: buyer.id, buyer_name: buyer.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false }];
+  call.attempts = [{ attempt: 1, buyer_id: buyer.id, buyer_name: buyer.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false, ...attemptBuyerFacts(buyer.record) }];
   call.queue = 'next' in claimed ? claimed.next.map((next) => next.id) : [];
   call.buyer_id = buyer.id;
   call.buyer = buyer.name;
@@ -417,7 +458,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
 
 /** The buyer picked up (counted once per attempt). */
 export async function buyerAnswered(companyId: number, callId: number, attemptNumber: number, at: Date): Promise<void> {
-  const { saved, result: buyerId } = await transition(companyId, callId, async (call) => {
+  await transition(companyId, callId, async (call) => {
     const attempt = (call.attempts as Attempt[])[attemptNumber - 1];
     // A late or replayed callback about an ended call changes nothing.
     if (!call.in_progress || !attempt || attempt.status !== 'ringing') return { result: undefined, save: false };
@@ -427,11 +468,28 @@ export async function buyerAnswered(companyId: number, callId: number, attemptNu
     call.buyer_id = attempt.buyer_id;
     call.buyer = attempt.buyer_name;
     timeline(call, at, 'answered', { ...attemptTarget(attemptNumber, attempt) });
-    return { result: attempt.buyer_id, save: true, events: ['call_forwarded'] };
+    const buyerId = attempt.buyer_id;
+    if (buyerId === null) return { result: buyerId, save: true, events: ['call_forwarded'] };
+    // The connection counts in the save's own transaction (a retry saves nothing, so counts
+    // nothing), in the buyer's zone as the attempt holds it: no read of the buyer or its counters.
+    const connection = { increments: { connection: 1 }, existingOnly: true };
+    const zone = typeof attempt.time_zone === 'string' && attempt.time_zone ? attempt.time_zone : undefined;
+    if (zone) {
+      return {
+        result: buyerId,
+        save: true,
+        events: ['call_forwarded'],
+        // A new period began since the claim (or the counters are gone): counted after the save instead.
+        optional: { writes: [blindCounterWrite(companyId, buyerId, zone, at, connection)], otherwise: () => applyCounterChange(companyId, buyerId, zone, at, connection) },
+      };
+    }
+    // An attempt claimed before it carried the zone: the buyer is read for it, after the save.
+    const counted = async () => {
+      const buyerZone = await attemptBuyerZone(companyId, attempt);
+      if (buyerZone) await countOnBuyer(companyId, buyerId, buyerZone, at, { connection: true });
+    };
+    return { result: buyerId, save: true, events: ['call_forwarded'], afterSave: counted };
   }, at);
-  if (!saved || buyerId === undefined || buyerId === null) return;
-  const buyer = await getRecord(companyId, 'buyers', buyerId);
-  if (buyer) await applyCounterChange(companyId, buyerId, buyerTimeZone(buyer), at, { increments: { connection: 1 } });
 }
 
 export type DialOutcome = 'completed' | 'answered' | 'no-answer' | 'busy' | 'failed' | 'canceled';
@@ -443,7 +501,7 @@ export type DialOutcome = 'completed' | 'answered' | 'no-answer' | 'busy' | 'fai
 export async function dialResult(companyId: number, callId: number, attemptNumber: number, outcome: DialOutcome, answeredDuration: number, at: Date): Promise<CallInstruction> {
   const talked = (outcome === 'completed' || outcome === 'answered') && answeredDuration > 0;
   let claimedNext: Awaited<ReturnType<typeof claimBuyer>> | undefined;
-  const { call, saved, result } = await transition(companyId, callId, async (call) => {
+  const { call, saved } = await transition(companyId, callId, async (call) => {
     const attempts = call.attempts as Attempt[];
     const attempt = attempts[attemptNumber - 1];
     if (!call.in_progress || !attempt || attempt.status === 'completed' || attempt.status === 'no-answer' || attempt.status === 'busy' || attempt.status === 'failed' || attempt.status === 'canceled') {
@@ -451,7 +509,18 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     }
     const answeredBefore = attempt.status === 'answered';
     attempt.released = true;
-    const buyer = attempt.buyer_id === null ? undefined : await getRecord(companyId, 'buyers', attempt.buyer_id);
+    // The buyer as the attempt carries it (its zone; its terms when claimed, if the talk may
+    // convert), else read; and, when the talk may convert, when this caller was last paid by it:
+    // side by side.
+    const mayConvert = talked && attempt.buyer_id !== null && !call.buyer_converted;
+    const carried = attemptCarriedBuyer(attempt, mayConvert);
+    // Terms known from the attempt without a price or a duplicate timeframe need no history.
+    const carriedTerms = carried && mayConvert ? conversionTerms(carried, at) : undefined;
+    const needsHistory = mayConvert && (!carriedTerms || (carriedTerms.revenue !== null && carriedTerms.duplicateTimeframe !== null));
+    const [buyer, paidAt] = await Promise.all([
+      attempt.buyer_id === null || carried ? carried : getRecord(companyId, 'buyers', attempt.buyer_id),
+      needsHistory ? lastPaid(companyId, `b${String(attempt.buyer_id)}`, call.caller_number) : undefined,
+    ]);
     let converted = false;
     if (talked) {
       attempt.status = 'completed';
@@ -462,7 +531,7 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
       call.buyer = attempt.buyer_name;
       call.status = 'completed';
       timeline(call, at, 'dial_ended', { ...attemptTarget(attemptNumber, attempt), outcome: 'completed', answered_duration: answeredDuration });
-      if (buyer) converted = await convertForBuyer(companyId, call, buyer, answeredDuration, at);
+      if (buyer) converted = await convertForBuyer(companyId, call, buyer, answeredDuration, at, mayConvert ? { at: paidAt } : undefined);
     } else {
       attempt.status = outcome === 'completed' || outcome === 'answered' ? 'no-answer' : outcome;
       timeline(call, at, 'dial_ended', { ...attemptTarget(attemptNumber, attempt), outcome: attempt.status });
@@ -471,7 +540,7 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
         claimedNext = remaining.size ? await claimBuyer(companyId, remaining, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom) : undefined;
         if (claimedNext?.buyer) {
           const next = claimedNext.buyer;
-          attempts.push({ attempt: attempts.length + 1, buyer_id: next.id, buyer_name: next.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false });
+          attempts.push({ attempt: attempts.length + 1, buyer_id: next.id, buyer_name: next.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false, ...attemptBuyerFacts(next.record) });
           call.queue = 'next' in claimedNext ? claimedNext.next.map((buyerNext) => buyerNext.id) : [];
           call.buyer_id = next.id;
           call.buyer = next.name;
@@ -491,10 +560,19 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     const events: EventName[] = [];
     if (talked && !answeredBefore) events.push('call_forwarded');
     if (claimedNext?.buyer) events.push('call_ringing');
+    const leg = attempt.buyer_id;
+    const change = buyer && leg !== null ? callCountsChange({ release: true, connection: talked && !answeredBefore, conversionRevenue: converted ? Number(call.revenue ?? 0) : undefined }) : undefined;
+    // A save with events is a transaction anyway: the buyer's counts ride in it (exactly once with
+    // the save; when their blind condition fails they are applied after it). Else after the save.
+    const riding = change && events.length > 0 && buyer && leg !== null;
+    const ended = { buyerId: leg, agentId: attempt.agent_id, converted, counts: riding ? undefined : change && buyer && leg !== null ? () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) : undefined };
     return {
       result: { answeredBefore, buyerId: attempt.buyer_id, agentId: attempt.agent_id, converted },
       save: true,
       events,
+      ...(riding ? { optional: { writes: [blindCounterWrite(companyId, leg, buyerTimeZone(buyer), at, change)], otherwise: () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) } } : {}),
+      // The finished leg's effects, beside the publishing of the events (one step, not two).
+      afterSave: () => endedLegEffects(companyId, callId, ended, talked ? answeredDuration : 0, at, call.caller_number),
       undo: async () => {
         if (claimedNext?.buyer) await releaseConcurrency(companyId, claimedNext.buyer.id, buyerTimeZone(claimedNext.buyer.record), at);
         claimedNext = undefined;
@@ -503,26 +581,39 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
   }, at);
   if (!saved) return instructionFor(companyId, call);
 
-  // Effects of the saved transition: the finished leg frees its buyer (or agent); talk time counts.
-  if (result.agentId !== undefined) await agentLegEnded(companyId, result.agentId, callId, at, talked ? answeredDuration : 0);
-  const buyer = result.buyerId !== undefined && result.buyerId !== null ? await getRecord(companyId, 'buyers', result.buyerId) : undefined;
-  if (buyer) {
-    await releaseConcurrency(companyId, Number(buyer.id), buyerTimeZone(buyer), at);
-    if (talked && !result.answeredBefore) {
-      await applyCounterChange(companyId, Number(buyer.id), buyerTimeZone(buyer), at, { increments: { connection: 1 } });
-    }
-    if (result.converted) await applyBuyerConversion(companyId, call, buyer, at);
-  }
   const attempts = call.attempts as Attempt[];
   const newest = attempts[attempts.length - 1]!;
   if (newest.attempt > attemptNumber && newest.status === 'ringing' && newest.buyer_id !== null) {
-    const next = await getRecord(companyId, 'buyers', newest.buyer_id);
+    // The buyer claimed for it was read by the claim.
+    const next = claimedNext?.buyer?.id === newest.buyer_id ? claimedNext.buyer.record : await getRecord(companyId, 'buyers', newest.buyer_id);
     if (next && conversionTerms(next, at).duration === 0) {
       const onDial = await transition(companyId, callId, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, next, 0, at), save: true }), at);
       if (onDial.result) await applyBuyerConversion(companyId, onDial.call, next, at);
     }
   }
   return instructionFor(companyId, call);
+}
+
+/**
+ * Effects of a saved dial end: the finished leg frees its agent, or its buyer with the connection
+ * and conversion counted in one counter update (`counts`, unless it rode in the save), beside the
+ * duplicate history's write.
+ */
+async function endedLegEffects(
+  companyId: number,
+  callId: number,
+  ended: { buyerId: number | null; agentId: number | undefined; converted: boolean; counts: (() => Promise<unknown>) | undefined },
+  talk: number,
+  at: Date,
+  caller: string | null,
+): Promise<void> {
+  const { buyerId } = ended;
+  await Promise.all([
+    ended.agentId !== undefined ? agentLegEnded(companyId, ended.agentId, callId, at, talk) : undefined,
+    ended.counts?.(),
+    ended.converted && buyerId !== null ? markPaid(companyId, `b${String(buyerId)}`, caller, at) : undefined,
+  ]);
+  if (ended.converted) countMetric(METRIC.conversions);
 }
 
 function figures(call: Call): CallFigures {
@@ -560,6 +651,10 @@ export interface CallEnding {
   reason?: string;
   /** The carrier's final CallStatus (busy, no-answer, failed...): how an unanswered outbound call ended. */
   carrierStatus?: string;
+  /** The call as the caller just read it (consistently), so it is not read twice. */
+  call?: CallRecord;
+  /** The company's offer_conversions as the caller read them (beside the call), else read here. */
+  offerConversions?: readonly StoredRecord[];
 }
 
 /** An outbound call the callee never answered ends as the carrier says: busy, failed, canceled, else no answer. */
@@ -572,17 +667,17 @@ const UNANSWERED: Record<string, string> = { busy: 'busy', failed: 'failed', can
  */
 export async function finishCall(companyId: number, callId: number, ending: CallEnding): Promise<boolean> {
   const at = ending.at;
-  let held: number | undefined;
+  let held: { id: number; zone: string | undefined } | undefined;
   let heldAgent: { id: number; talk: number } | undefined;
   let paidRule: number | undefined;
   let stateHolds: number[] = [];
-  const { call, saved } = await transition(companyId, callId, async (call) => {
+  const { saved } = await transition(companyId, callId, async (call) => {
     if (call.rolled_up) return { result: undefined, save: false };
     // State call limit slots (docs/call-configuration.md): released with the save that ends the call.
     stateHolds = Array.isArray(call.state_limit_holds) ? (call.state_limit_holds as number[]) : [];
     call.state_limit_holds = [];
     const attempt = currentAttempt(call);
-    held = attempt && !attempt.released ? (attempt.buyer_id ?? undefined) : undefined;
+    held = attempt && !attempt.released && attempt.buyer_id !== null ? { id: attempt.buyer_id, zone: typeof attempt.time_zone === 'string' ? attempt.time_zone : undefined } : undefined;
     heldAgent = undefined;
     if (attempt && !attempt.released) {
       attempt.released = true;
@@ -608,7 +703,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     // Traffic source payout, from the offer's payout rules.
     paidRule = undefined;
     if (call.offer_id !== null && !call.offer_converted) {
-      const rules = (await queryAllRecords(companyId, 'offer_conversions')).filter((rule) => rule.offer_id === call.offer_id) as OfferConversionRule[];
+      const rules = (ending.offerConversions ?? (await queryAllRecords(companyId, 'offer_conversions'))).filter((rule) => rule.offer_id === call.offer_id) as OfferConversionRule[];
       // One GetItem per rule of the offer (usually one or two), all at once.
       const paidAt = await Promise.all(rules.map((rule) => lastPaid(companyId, `oc${rule.id}`, call.caller_number)));
       const lastPaidAt = new Map<number, Date>();
@@ -628,20 +723,48 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     call.profit = cents(Number(call.revenue ?? 0) - Number(call.payout ?? 0));
     call.rolled_up = true;
     timeline(call, at, 'ended', { status: call.status, total_duration: call.total_duration, ...(ending.reason ? { reason: ending.reason } : {}) });
-    return { result: undefined, save: true, alongside: rollupWrites(companyId, undefined, figures(call)), events: ['call_ended'] };
-  }, at);
+    // The releases and the duplicate history are independent of one another and of the events:
+    // side by side, once the call is saved ended.
+    const caller = call.caller_number;
+    // A held buyer whose zone the attempt carries is released inside the ending transaction (blind;
+    // after it when its condition fails), else after the save.
+    const heldBuyer = held;
+    const releaseInSave = heldBuyer?.zone ? { id: heldBuyer.id, zone: heldBuyer.zone } : undefined;
+    const afterSave = () =>
+      Promise.all([
+        stateHolds.length ? releaseStateSlots(companyId, stateHolds) : undefined,
+        heldAgent ? agentLegEnded(companyId, heldAgent.id, callId, at, heldAgent.talk) : undefined,
+        heldBuyer && !releaseInSave ? releaseHeld(companyId, heldBuyer.id, heldBuyer.zone, at) : undefined,
+        paidRule !== undefined ? markPaid(companyId, `oc${paidRule}`, caller, at) : undefined,
+        // Off the ringing path: the lead learns of its call (and of a conversion) when the call ends.
+        typeof call.lead_id === 'number' ? leadCallEnded(companyId, call.lead_id, call.id, call.buyer_converted === true, at) : undefined,
+      ]);
+    const release = callCountsChange({ release: true })!;
+    return {
+      result: undefined,
+      save: true,
+      alongside: rollupWrites(companyId, undefined, figures(call)),
+      events: ['call_ended'],
+      afterSave,
+      ...(releaseInSave
+        ? {
+            optional: {
+              writes: [blindCounterWrite(companyId, releaseInSave.id, releaseInSave.zone, at, release)],
+              otherwise: () => applyCounterChange(companyId, releaseInSave.id, releaseInSave.zone, at, release),
+            },
+          }
+        : {}),
+    };
+  }, at, ending.call);
   if (!saved) return false;
-  if (stateHolds.length) await releaseStateSlots(companyId, stateHolds);
-  if (heldAgent) await agentLegEnded(companyId, heldAgent.id, callId, at, heldAgent.talk);
-  if (held !== undefined) {
-    const buyer = await getRecord(companyId, 'buyers', held);
-    if (buyer) await releaseConcurrency(companyId, held, buyerTimeZone(buyer), at);
-  }
-  if (paidRule !== undefined) await markPaid(companyId, `oc${paidRule}`, call.caller_number, at);
-  // Off the ringing path: the lead learns of its call (and of a conversion) when the call ends.
-  if (typeof call.lead_id === 'number') await leadCallEnded(companyId, call.lead_id, call.id, call.buyer_converted === true, at);
   countMetric(METRIC.callsEnded);
   return true;
+}
+
+/** Gives back the concurrent call an ended attempt still held (its zone from the attempt, else the buyer). */
+async function releaseHeld(companyId: number, buyerId: number, zone: string | undefined, at: Date): Promise<void> {
+  const timeZone = await attemptBuyerZone(companyId, { buyer_id: buyerId, time_zone: zone });
+  if (timeZone) await countOnBuyer(companyId, buyerId, timeZone, at, { release: true });
 }
 
 /**

@@ -152,6 +152,11 @@ export async function saveCall(
   expectedVersion: number,
   /** Writes that must happen with this save or not at all (rollups of a finished call). */
   alongside: Array<Record<string, unknown>> = [],
+  /**
+   * The call as read at `expectedVersion`: only the attributes that differ from it are written,
+   * and timeline entries added at its end are appended (the version check makes it exact).
+   */
+  before?: Record<string, unknown>,
 ): Promise<boolean> {
   const { id, ...fields } = call;
   const names: Record<string, string> = { '#version': 'version' };
@@ -162,7 +167,14 @@ export async function saveCall(
   const all: Record<string, unknown> = { ...fields, ...index };
   Object.entries(all).forEach(([name, value], i) => {
     if (name === 'uuid' || name === 'company_id') return;
+    const change = before ? attributeChange(before, name, value ?? null) : { kind: 'set' as const };
+    if (change.kind === 'same') return;
     names[`#f${i}`] = name;
+    if (change.kind === 'append') {
+      values[`:f${i}`] = change.added;
+      sets.push(`#f${i} = list_append(#f${i}, :f${i})`);
+      return;
+    }
     values[`:f${i}`] = value ?? null;
     sets.push(`#f${i} = :f${i}`);
   });
@@ -188,6 +200,18 @@ export async function saveCall(
     if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
     throw error;
   }
+}
+
+/** How an attribute of a saved call changed from the stored one: not at all, entries appended to a list, or else. */
+function attributeChange(before: Record<string, unknown>, name: string, value: unknown): { kind: 'same' } | { kind: 'append'; added: unknown[] } | { kind: 'set' } {
+  if (!(name in before)) return { kind: 'set' };
+  const stored = before[name] ?? null;
+  if (JSON.stringify(stored) === JSON.stringify(value)) return { kind: 'same' };
+  // A list that only grew at its end (the timeline): append the new entries, not the whole list.
+  if (Array.isArray(stored) && stored.length > 0 && Array.isArray(value) && value.length > stored.length && JSON.stringify(value.slice(0, stored.length)) === JSON.stringify(stored)) {
+    return { kind: 'append', added: value.slice(stored.length) };
+  }
+  return { kind: 'set' };
 }
 
 async function queryIndex(indexName: 'gsi1' | 'gsi2', pkName: string, pk: string, limit: number, beforeId?: number): Promise<CallRecord[]> {
