@@ -66,8 +66,12 @@ export function recordingFor(rules: readonly Row[], buyer: Row, call: Row): Dial
   return rule ? (rule.recording_channels === 'mono' ? 'mono' : 'dual') : null;
 }
 
-export async function dialExtras(companyId: number, buyer: Row, call: Row): Promise<DialExtras> {
+/** `recordingRules`: the company's call_recording_rules when already read (with the call's other reads); else one Query. */
+export async function dialExtras(companyId: number, buyer: Row, call: Row, recordingRules?: readonly Row[]): Promise<DialExtras> {
   const sip = String(buyer.number ?? '').toLowerCase().startsWith('sip:');
-  const [headers, rules] = await Promise.all([sip ? queryAllRecords(companyId, 'sip_headers') : Promise.resolve([]), queryAllRecords(companyId, 'call_recording_rules')]);
+  const [headers, rules] = await Promise.all([
+    sip ? queryAllRecords(companyId, 'sip_headers') : Promise.resolve([]),
+    recordingRules ?? queryAllRecords(companyId, 'call_recording_rules'),
+  ]);
   return { sipHeaders: sip ? sipHeadersFor(headers, buyer, call) : [], record: recordingFor(rules, buyer, call) };
 }

@@ -13,12 +13,10 @@ import { getRecord, queryAllRecords } from '../db/records.js';
 import type { EventName } from '../events/event-names.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
-import { findNumber } from '../numbers/lookup.js';
 import { normalizeCallerNumber } from '../phone.js';
 import { claimBuyer } from '../routing/claim.js';
 import { serviceRandom } from '../routing/random.js';
-import { findReservation } from '../routing/reservations.js';
-import { callTokens, leadCallEnded, offerLeadOfCaller } from '../leads/lead-calls.js';
+import { callTokens, leadCallEnded } from '../leads/lead-calls.js';
 import { selectedBuyerIds } from '../routing/router.js';
 import type { TokenValues } from '../routing/token-filters.js';
 import { ValidationError } from '../http/errors.js';
@@ -30,12 +28,14 @@ import { rollupChanges, type CallFigures } from './rollups.js';
 import { MAX_TALK_SECONDS, staleCallDuration, type LiveCallFacts } from './stale-calls.js';
 import { METRIC } from '../observability/metric-names.js';
 import { dialExtras, type DialExtras } from '../call-config/dial-extras.js';
-import { inboundTokens, readInboundConfig, stateLimitsOfCall } from '../call-config/inbound-config.js';
+import { inboundTokens, stateLimitsOfCall } from '../call-config/inbound-config.js';
 import { releaseStateSlots, takeStateSlots } from '../call-config/state-limit-counters.js';
 import { countMetric } from '../observability/metrics.js';
-import { decideIvrStep, findCallRouter, firstIvrState, gatherFor, IVR_STATUS, type GatherStep, type IvrState } from '../call-config/ivr.js';
+import { decideIvrStep, firstIvrState, gatherFor, IVR_STATUS, type GatherStep, type IvrState } from '../call-config/ivr.js';
 import type { CallerInput } from '../call-config/router-matching.js';
 import { agentDialInstruction, agentLegEnded, routeToAgent } from '../agents/agent-calls.js';
+import { readArrival, readCallStart } from './call-start-reads.js';
+import { dialInputs, holdPlaylistOf, type DialKnown } from './dial-reads.js';
 
 /**
  * The carrier-neutral call state machine:
@@ -67,7 +67,7 @@ export interface DialTarget {
 }
 
 export type CallInstruction =
-  | { kind: 'dial'; companyId: number; callId: number; attempt: number; target: DialTarget }
+  | { kind: 'dial'; companyId: number; callId: number; attempt: number; target: DialTarget; /** The offer's hold playlist when known (null: none); undefined: read it (call-sounds.ts). */ holdPlaylistId?: number | null }
   | { kind: 'reject'; reason: string; companyId?: number; callId?: number }
   | { kind: 'hangup'; reason: string; companyId: number; callId: number }
   | ({ kind: 'gather' } & GatherStep);
@@ -239,8 +239,12 @@ async function transition<T>(
   throw new Error(`Call ${callId} kept changing under this transition`);
 }
 
-/** The instruction for a call as it stands (a retried callback gets the same answer again). */
-async function instructionFor(companyId: number, call: Call): Promise<CallInstruction> {
+/**
+ * The instruction for a call as it stands (a retried callback gets the same answer again).
+ * `known`: what the caller already read (the buyer, the offer, the recording rules), so a dial is
+ * built without reading it again (shared/calls/dial-reads.ts); whatever is missing is read.
+ */
+async function instructionFor(companyId: number, call: Call, known?: DialKnown): Promise<CallInstruction> {
   if (call.in_progress && call.status === IVR_STATUS && call.ivr) {
     const gather = await gatherFor(companyId, call.id, call.ivr as IvrState, clock().now());
     if (gather) return { kind: 'gather', ...gather };
@@ -248,10 +252,10 @@ async function instructionFor(companyId: number, call: Call): Promise<CallInstru
   const attempt = currentAttempt(call);
   if (call.in_progress && attempt?.status === 'ringing') {
     if (attempt.buyer_id === null) return (await agentDialInstruction(companyId, call, attempt)) ?? { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
-    const buyer = await getRecord(companyId, 'buyers', attempt.buyer_id);
+    const { buyer, offer, recordingRules } = await dialInputs(companyId, (call.offer_id as number | null) ?? null, attempt.buyer_id, known);
     if (buyer) {
-      const [callerId, extras] = await Promise.all([displayCallerId(companyId, buyer, call), dialExtras(companyId, buyer, call)]);
-      return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: { ...dialTarget(buyer, call, callerId), ...extras } };
+      const [callerId, extras] = await Promise.all([displayCallerId(companyId, buyer, call), dialExtras(companyId, buyer, call, recordingRules)]);
+      return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: { ...dialTarget(buyer, call, callerId), ...extras }, holdPlaylistId: holdPlaylistOf(offer) };
     }
   }
   return { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
@@ -307,23 +311,15 @@ function untouchedCallFields() {
 
 /** A call arrives at a tracking number: identify it, route it, dial the first buyer. */
 export async function startCall(incoming: IncomingCall): Promise<CallInstruction> {
-  const existing = await findCallByCarrierId(incoming.carrier, incoming.carrierCallId);
-  if (existing) return instructionFor(existing.companyId, existing.call as Call);
-  const number = await findNumber(incoming.to.trim());
-  if (!number) return { kind: 'reject', reason: 'unknown_number' };
+  // The retried-webhook check beside the number lookup, then everything the number leads to side by side (call-start-reads.ts).
+  const arrival = await readArrival(incoming.carrier, incoming.carrierCallId, incoming.to.trim());
+  if (arrival.kind === 'retried') return instructionFor(arrival.companyId, arrival.call as Call);
+  if (arrival.kind === 'unknown_number') return { kind: 'reject', reason: 'unknown_number' };
+  const number = arrival.number;
   const companyId = number.company_id;
   const at = incoming.at;
   const caller = normalizeCallerNumber(incoming.from) ?? null;
-  const [reservation, offer, trafficSource, blacklisted, offerLead, inbound, numberRouter] = await Promise.all([
-    caller ? findReservation(companyId, number.number, caller, at) : Promise.resolve(undefined),
-    number.offer_id !== null ? getRecord(companyId, 'offers', number.offer_id) : Promise.resolve(undefined),
-    number.traffic_source_id !== null ? getRecord(companyId, 'traffic_sources', number.traffic_source_id) : Promise.resolve(undefined),
-    caller ? isBlacklisted(companyId, caller) : Promise.resolve(false),
-    offerLeadOfCaller(companyId, caller, number.offer_id),
-    readInboundConfig(companyId, number, incoming.sipHeaders, at),
-    // Read alongside the rest (not after): one round trip less for every inbound call.
-    findCallRouter(companyId, number.id, number.offer_id),
-  ]);
+  const { reservation, offer, trafficSource, blacklisted, offerLead, inbound, numberRouter, recordingRules } = await readCallStart(companyId, number, caller, incoming.sipHeaders, at);
   // The caller's offer lead lends the call its tokens before routing (docs/leads.md); then the
   // call configuration's (visitor, SIP header and matcher tokens, docs/call-configuration.md).
   const tokens = inboundTokens(callTokens(offerLead, reservation?.tokens), inbound, { called: number.number, caller, offerId: number.offer_id });
@@ -412,7 +408,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
     return call.status === 'blocked' ? { kind: 'reject', reason: 'blocked', companyId, callId: call.id } : { kind: 'hangup', reason: 'no_buyer', companyId, callId: call.id };
   }
   if (onDial && claimed?.buyer) await applyBuyerConversion(companyId, call, claimed.buyer.record, at);
-  return instructionFor(companyId, call);
+  // The dial is built from what this request read and just saved: nothing is read again.
+  return instructionFor(companyId, call, { buyer: claimed?.buyer?.record, offer: offer ?? null, recordingRules });
 }
 
 /** The buyer picked up (counted once per attempt). */
@@ -823,7 +820,7 @@ async function afterRouting(companyId: number, call: Call, saved: boolean, claim
     const onDial = await transition(companyId, call.id, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, buyer.record, 0, at), save: true }), at);
     if (onDial.result) await applyBuyerConversion(companyId, onDial.call, buyer.record, at);
   }
-  return instructionFor(companyId, call);
+  return instructionFor(companyId, call, { buyer: claimed?.buyer?.record });
 }
 
 /**

@@ -1,0 +1,59 @@
+import { keys, type Key } from '../db/keys.js';
+import { getItems, queryAllRecords, type StoredRecord } from '../db/records.js';
+
+/**
+ * One round trip for what a call step reads: its items by key in one BatchGetItem, and the small
+ * configuration resources it consults (token matchers, state call limits, recording rules...).
+ *
+ * Most companies have none of most of those resources, and a Query of an empty partition is
+ * still a request. A resource's sequence item carries its exact record count (createRecord and
+ * deleteRecord move it in their own transactions), so the count is read by key in the same
+ * BatchGetItem, and the resource's Query goes out beside it only when this function last saw the
+ * company with records of it (or never looked). The count read in this request decides: a count
+ * above zero where no Query went out (the company's first record since) is followed by the
+ * Query, one step later, and remembered. Nothing read is reused across requests: only whether to
+ * ask.
+ */
+export interface KeyedRead {
+  /** The item at `key` as read by this request, with its storage keys; undefined when absent or not asked. */
+  item(key: Key): Record<string, unknown> | undefined;
+  /** Every record of a resource named in `resources`, in id order. */
+  rows(resource: string): StoredRecord[];
+}
+
+/** Per company and resource: had records when last counted (a cost hint, see above). */
+const hadRecords = new Map<string, boolean>();
+const HINTS_LIMIT = 20_000;
+
+function remember(hint: string, value: boolean): void {
+  hadRecords.delete(hint);
+  hadRecords.set(hint, value);
+  if (hadRecords.size > HINTS_LIMIT) hadRecords.delete(hadRecords.keys().next().value!);
+}
+
+const keyText = (key: { pk?: unknown; sk?: unknown }) => `${String(key.pk)}\n${String(key.sk)}`;
+
+/** Reads `itemKeys` (asked once each) and every record of `resources`, in one round trip when the hints hold. */
+export async function readKeyed(companyId: number, itemKeys: readonly Key[], resources: readonly string[] = []): Promise<KeyedRead> {
+  const hint = (resource: string) => `${companyId}#${resource}`;
+  const counted = resources.map((resource) => keys.sequence(companyId, resource));
+  const unique = new Map([...itemKeys, ...counted].map((key) => [keyText(key), key]));
+  const queried = resources.filter((resource) => hadRecords.get(hint(resource)) !== false);
+  const [items, ...queriedRows] = await Promise.all([
+    unique.size ? getItems([...unique.values()]) : Promise.resolve([]),
+    ...queried.map((resource) => queryAllRecords(companyId, resource)),
+  ]);
+  const byKey = new Map(items.map((item) => [keyText(item), item]));
+  const rows = new Map(queried.map((resource, index) => [resource, queriedRows[index]!]));
+  const missed = resources.filter((resource, index) => {
+    const count = Number(byKey.get(keyText(counted[index]!))?.count ?? 0);
+    remember(hint(resource), count > 0 || (rows.get(resource)?.length ?? 0) > 0);
+    return !rows.has(resource) && count > 0;
+  });
+  const late = await Promise.all(missed.map((resource) => queryAllRecords(companyId, resource)));
+  missed.forEach((resource, index) => rows.set(resource, late[index]!));
+  return {
+    item: (key) => byKey.get(keyText(key)),
+    rows: (resource) => rows.get(resource) ?? [],
+  };
+}
