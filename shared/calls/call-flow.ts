@@ -34,7 +34,8 @@ import { countMetric } from '../observability/metrics.js';
 import { decideIvrStep, firstIvrState, gatherFor, IVR_STATUS, type GatherStep, type IvrState } from '../call-config/ivr.js';
 import type { CallerInput } from '../call-config/router-matching.js';
 import { agentDialInstruction, agentLegEnded, routeToAgent } from '../agents/agent-calls.js';
-import { readArrival, readCallStart } from './call-start-reads.js';
+import { buyerIdsOfOffer, readArrival, readCallStart } from './call-start-reads.js';
+import type { RoutingBuyer } from '../routing/route-buyers.js';
 import { dialInputs, holdPlaylistOf, type DialKnown } from './dial-reads.js';
 
 /**
@@ -266,8 +267,8 @@ async function instructionFor(companyId: number, call: Call, known?: DialKnown):
  * buyer of `buyerIds` and makes it attempt 1, queueing the others; with none the call ends as
  * no_buyer. Mutates `call` (to be saved); the claim is the caller's to give back if the save fails.
  */
-async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date): Promise<Awaited<ReturnType<typeof claimBuyer>>> {
-  const claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom);
+async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date, loaded?: readonly RoutingBuyer[]): Promise<Awaited<ReturnType<typeof claimBuyer>>> {
+  const claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom, loaded);
   timeline(call, at, 'routing', {
     candidates: [...buyerIds],
     chosen: claimed.buyer?.id ?? null,
@@ -319,7 +320,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   const companyId = number.company_id;
   const at = incoming.at;
   const caller = normalizeCallerNumber(incoming.from) ?? null;
-  const { reservation, offer, trafficSource, blacklisted, offerLead, inbound, numberRouter, recordingRules } = await readCallStart(companyId, number, caller, incoming.sipHeaders, at);
+  const started = await readCallStart(companyId, number, caller, incoming.sipHeaders, at);
+  const { reservation, offer, trafficSource, blacklisted, offerLead, inbound, numberRouter, recordingRules } = started;
   // The caller's offer lead lends the call its tokens before routing (docs/leads.md); then the
   // call configuration's (visitor, SIP header and matcher tokens, docs/call-configuration.md).
   const tokens = inboundTokens(callTokens(offerLead, reservation?.tokens), inbound, { called: number.number, caller, offerId: number.offer_id });
@@ -383,10 +385,11 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
       call.ivr = firstIvrState(router);
       timeline(call, at, 'router', { router_id: router.id, step: 1 });
     } else {
-      const buyerIds = reservation?.buyer_ids.length ? new Set(reservation.buyer_ids) : offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
+      const buyerIds = reservation?.buyer_ids.length ? new Set(reservation.buyer_ids) : offer ? await buyerIdsOfOffer(companyId, offer, started) : new Set<number>();
       // The offer's call center agents first, buyers after (not for a ping's reserved buyers).
       agentId = reservation?.buyer_ids.length ? undefined : await routeToAgent(companyId, call, offer, buyerIds, at, (type, detail) => timeline(call, at, type, detail));
-      if (agentId === undefined) claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
+      // The buyers and counters read beside the configuration, when they were (call-start-reads.ts).
+      if (agentId === undefined) claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at, await started.buyers.load(buyerIds));
     }
   }
   const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
