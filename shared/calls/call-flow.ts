@@ -34,7 +34,7 @@ import { countMetric } from '../observability/metrics.js';
 import { decideIvrStep, firstIvrState, gatherFor, IVR_STATUS, type GatherStep, type IvrState } from '../call-config/ivr.js';
 import type { CallerInput } from '../call-config/router-matching.js';
 import { agentDialInstruction, agentLegEnded, routeToAgent } from '../agents/agent-calls.js';
-import { buyerIdsOfOffer, readArrival, readCallStart } from './call-start-reads.js';
+import { buyerIdsOfOffer, readArrival } from './call-start-reads.js';
 import type { RoutingBuyer } from '../routing/route-buyers.js';
 import { dialInputs, holdPlaylistOf, type DialKnown } from './dial-reads.js';
 
@@ -312,15 +312,15 @@ function untouchedCallFields() {
 
 /** A call arrives at a tracking number: identify it, route it, dial the first buyer. */
 export async function startCall(incoming: IncomingCall): Promise<CallInstruction> {
-  // The retried-webhook check beside the number lookup, then everything the number leads to side by side (call-start-reads.ts).
-  const arrival = await readArrival(incoming.carrier, incoming.carrierCallId, incoming.to.trim());
-  if (arrival.kind === 'retried') return instructionFor(arrival.companyId, arrival.call as Call);
+  const at = incoming.at;
+  const caller = normalizeCallerNumber(incoming.from) ?? null;
+  // The retried-webhook check, the number lookup and everything the number leads to, side by side (call-start-reads.ts).
+  const arrival = await readArrival({ carrier: incoming.carrier, carrierCallId: incoming.carrierCallId, to: incoming.to.trim(), caller, sipHeaders: incoming.sipHeaders, at });
+  if (arrival.kind === 'retried') return instructionFor(arrival.companyId, arrival.call as Call, arrival.known);
   if (arrival.kind === 'unknown_number') return { kind: 'reject', reason: 'unknown_number' };
   const number = arrival.number;
   const companyId = number.company_id;
-  const at = incoming.at;
-  const caller = normalizeCallerNumber(incoming.from) ?? null;
-  const started = await readCallStart(companyId, number, caller, incoming.sipHeaders, at);
+  const started = arrival.reads;
   const { reservation, offer, trafficSource, blacklisted, offerLead, inbound, numberRouter, recordingRules } = started;
   // The caller's offer lead lends the call its tokens before routing (docs/leads.md); then the
   // call configuration's (visitor, SIP header and matcher tokens, docs/call-configuration.md).

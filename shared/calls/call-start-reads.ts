@@ -10,41 +10,87 @@ import { liveReservation, type NumberReservation } from '../routing/reservations
 import type { RoutingBuyer } from '../routing/route-buyers.js';
 import { buyerCountKeys, loadRoutingBuyers, noteBuyerCountFrom, partitionReadFits, queryRoutingBuyers, routingBuyerKeys, routingBuyersFrom, selectedBuyerIds, selectionBuyerIds, selectionGroupIds } from '../routing/router.js';
 import { carrierCallKey, getCall, type CallRecord } from './call-store.js';
+import type { DialKnown } from './dial-reads.js';
 
 /**
  * What an inbound call reads before it is routed, in as few round trips as the checks allow
- * (docs/calls.md, "What call start reads"):
- *   1. the carrier-call lookup (a retried webhook finds its call) and the number lookup: one BatchGetItem;
- *   2. everything that depends only on the number, side by side: one BatchGetItem of the keyed
- *      items (reservation, offer, traffic source, blacklist entry, visitor hold, the call router
- *      lookups, the record counts of the configuration resources), the Queries of the configuration
- *      resources the company has records of (keyed-reads.ts), and the caller's offer leads (gsi2);
- *   3. only when a call router lookup was found: the router.
- * The offer's buyers and their counters go into the BatchGetItem of step 2 as well, when this
- * function remembers where the offer's selection led (its group ids and buyer ids: never what it
- * read, as the ping's chain in shared/routing/ping-reads.ts). The selection is checked against
- * the offer and groups read in the same request; when it moved, the buyers are read after it
- * (one step more, that call only). Every item deciding the call (blacklist, reservation, limits,
- * the buyers and counters) is read by this request, never remembered from another.
+ * (docs/calls.md, "What call start reads"). One BatchGetItem holds the carrier-call lookup (a
+ * retried webhook finds its call), the number's lookup item and everything that depends only on
+ * the number: the caller's reservation, the offer, traffic source, blacklist entry, visitor hold,
+ * the call router lookups, the record counts of the configuration resources, the offer's groups
+ * and buyers with their counter items. Beside it go the Queries of the configuration resources
+ * the company has records of (keyed-reads.ts) and the caller's offer leads (gsi2). A call router
+ * found is read after (only then).
+ *
+ * Reading the number's items beside its lookup item needs to know where the number leads before
+ * reading it: the function remembers per called number the route its lookup item gave (company,
+ * offer, traffic source: ids only), and per offer where its selection led (group ids, buyer ids),
+ * as the ping remembers its chain (shared/routing/ping-reads.ts). Both are checked against the
+ * lookup item, offer and groups read in the same request; when one moved, what it decides is read
+ * again after it (one step more, that call only) and nothing read for another route is used.
+ * Every item deciding the call (blacklist entry, reservation, caps, counters, limits) is read by
+ * this request, never remembered from another: a change applies to the very next call.
  */
 export type Arrival =
-  | { kind: 'retried'; companyId: number; call: CallRecord }
+  /** `known`: what this request read already that the call's instruction needs (dial-reads.ts). */
+  | { kind: 'retried'; companyId: number; call: CallRecord; known?: DialKnown }
   | { kind: 'unknown_number' }
-  | { kind: 'new'; number: NumberRoute };
+  | { kind: 'new'; number: NumberRoute; reads: CallStartReads };
 
-/** Step 1: the retried-webhook check beside the number lookup. */
-export async function readArrival(carrier: string, carrierCallId: string, to: string): Promise<Arrival> {
-  const carrierKey = carrierCallKey(carrier, carrierCallId);
+export interface ArrivingCall {
+  carrier: string;
+  carrierCallId: string;
+  /** The called number as the carrier sent it (trimmed). */
+  to: string;
+  /** The caller's number, normalised; null when it has none. */
+  caller: string | null;
+  sipHeaders?: Readonly<Record<string, string>>;
+  at: Date;
+}
+
+/** Per called number: the route its lookup item gave when last read (a hint: checked against the lookup read with it). */
+const ROUTES_LIMIT = 20_000;
+const routes = new Map<string, NumberRoute>();
+
+function rememberRoute(number: NumberRoute): void {
+  routes.delete(number.number);
+  routes.set(number.number, number);
+  if (routes.size > ROUTES_LIMIT) routes.delete(routes.keys().next().value!);
+}
+
+const sameRoute = (a: NumberRoute, b: NumberRoute) =>
+  a.company_id === b.company_id && a.id === b.id && a.offer_id === b.offer_id && a.traffic_source_id === b.traffic_source_id && a.ring_pool_id === b.ring_pool_id;
+
+/** The retried-webhook check, the number lookup and what the number leads to: one round trip when the number's route is remembered. */
+export async function readArrival(arriving: ArrivingCall): Promise<Arrival> {
+  const { to, caller, sipHeaders, at } = arriving;
+  const carrierKey = carrierCallKey(arriving.carrier, arriving.carrierCallId);
   const numberKey = numberLookupKey(to);
-  const items = await getItems([carrierKey, numberKey]);
-  const lookup = items.find((item) => item.pk === carrierKey.pk && item.sk === carrierKey.sk);
+  const hinted = routes.get(to);
+  let started = hinted ? await readStart(hinted, caller, sipHeaders, [carrierKey, numberKey]) : undefined;
+  let item: (key: Key) => Record<string, unknown> | undefined;
+  if (started) item = started.item;
+  else {
+    const items = await getItems([carrierKey, numberKey]);
+    item = (key) => items.find((found) => found.pk === key.pk && found.sk === key.sk);
+  }
+  const lookup = item(carrierKey);
   if (lookup) {
     const companyId = Number(lookup.company_id);
     const call = await getCall(companyId, Number(lookup.id));
-    if (call) return { kind: 'retried', companyId, call };
+    // A retried webhook's dial is built from what was read along the number's route, where it is the call's.
+    if (call) return { kind: 'retried', companyId, call, known: started && hinted!.company_id === companyId ? started.dialKnown(call) : undefined };
   }
-  const numberItem = items.find((item) => item.pk === numberKey.pk && item.sk === numberKey.sk);
-  return numberItem ? { kind: 'new', number: toNumberRoute(to, numberItem) } : { kind: 'unknown_number' };
+  const numberItem = item(numberKey);
+  if (!numberItem) {
+    routes.delete(to);
+    return { kind: 'unknown_number' };
+  }
+  const number = toNumberRoute(to, numberItem);
+  rememberRoute(number);
+  // The number moved (another offer, traffic source or company): what was read for its old route is dropped.
+  if (!hinted || !sameRoute(hinted, number)) started = await readStart(number, caller, sipHeaders, []);
+  return { kind: 'new', number, reads: await started!.finish(at) };
 }
 
 /** The recording rules are read here too: the first buyer's dial is built from them without another read. */
@@ -103,8 +149,12 @@ export async function buyerIdsOfOffer(companyId: number, offer: StoredRecord, re
   return read.buyers.offerWanted ?? (await selectedBuyerIds(companyId, offer));
 }
 
-/** Step 2 (and 3 when a router is configured): what the call's number, caller and company configure. */
-export async function readCallStart(companyId: number, number: NumberRoute, caller: string | null, sipHeaders: Readonly<Record<string, string>> | undefined, at: Date): Promise<CallStartReads> {
+/**
+ * What the call's number, caller and company configure, read side by side with `alongside` (the
+ * arrival's lookups); `finish` reads the call router when one was found and assembles the rest.
+ */
+async function readStart(number: NumberRoute, caller: string | null, sipHeaders: Readonly<Record<string, string>> | undefined, alongside: readonly Key[]) {
+  const companyId = number.company_id;
   const reservationKey = caller ? keys.numberReservation(companyId, number.number, caller) : undefined;
   const offerKey = number.offer_id !== null ? keys.record(companyId, 'offers', number.offer_id) : undefined;
   const trafficSourceKey = number.traffic_source_id !== null ? keys.record(companyId, 'traffic_sources', number.traffic_source_id) : undefined;
@@ -116,7 +166,7 @@ export async function readCallStart(companyId: number, number: NumberRoute, call
   // A large share of the company's buyers is read as its whole partition, beside the keys (router.ts says why).
   const wholePartition = chain !== undefined && partitionReadFits(companyId, chain.buyerIds.length);
   const buyerKeys = chain && !wholePartition ? [...routingBuyerKeys(companyId, chain.buyerIds), ...buyerCountKeys(companyId, chain.buyerIds.length)] : [];
-  const itemKeys = [reservationKey, offerKey, trafficSourceKey, blacklistKey, holdKey, routerKeys.byNumber, routerKeys.byOffer, ...groupKeys, ...buyerKeys].filter((key) => key !== undefined);
+  const itemKeys = [...alongside, reservationKey, offerKey, trafficSourceKey, blacklistKey, holdKey, routerKeys.byNumber, routerKeys.byOffer, ...groupKeys, ...buyerKeys].filter((key) => key !== undefined);
   const [read, offerLead, partitionBuyers] = await Promise.all([
     readKeyed(companyId, itemKeys, [...inboundResources(sipHeaders), ...DIAL_RESOURCES]),
     offerLeadOfCaller(companyId, caller, number.offer_id),
@@ -151,16 +201,31 @@ export async function readCallStart(companyId: number, number: NumberRoute, call
     },
   };
   if (!wholePartition) noteBuyerCountFrom(companyId, buyerCountKeys(companyId, chain?.buyerIds.length ?? 0).flatMap(present));
-  const numberRouter = await callRouterFrom(companyId, { byNumber: read.item(routerKeys.byNumber), byOffer: routerKeys.byOffer ? read.item(routerKeys.byOffer) : undefined });
   return {
-    reservation: reservationKey ? liveReservation(read.item(reservationKey), at) : undefined,
-    offer,
-    trafficSource: record(trafficSourceKey),
-    blacklisted: blacklistKey ? read.item(blacklistKey) !== undefined : false,
-    offerLead,
-    inbound: inboundConfigFrom(number, sipHeaders, { rows: read.rows, visitorHold: read.item(holdKey) }, at),
-    numberRouter,
-    recordingRules: read.rows('call_recording_rules'),
-    buyers,
+    item: read.item,
+    dialKnown(call: CallRecord): DialKnown {
+      const attempts = Array.isArray(call.attempts) ? (call.attempts as Array<{ buyer_id: number | null }>) : [];
+      const buyerId = attempts[attempts.length - 1]?.buyer_id;
+      const buyer = typeof buyerId === 'number' ? record(keys.record(companyId, 'buyers', buyerId)) : undefined;
+      return {
+        ...(buyer ? { buyer } : {}),
+        ...(call.offer_id === number.offer_id ? { offer: offer ?? null } : {}),
+        recordingRules: read.rows('call_recording_rules'),
+      };
+    },
+    async finish(at: Date): Promise<CallStartReads> {
+      const numberRouter = await callRouterFrom(companyId, { byNumber: read.item(routerKeys.byNumber), byOffer: routerKeys.byOffer ? read.item(routerKeys.byOffer) : undefined });
+      return {
+        reservation: reservationKey ? liveReservation(read.item(reservationKey), at) : undefined,
+        offer,
+        trafficSource: record(trafficSourceKey),
+        blacklisted: blacklistKey ? read.item(blacklistKey) !== undefined : false,
+        offerLead,
+        inbound: inboundConfigFrom(number, sipHeaders, { rows: read.rows, visitorHold: read.item(holdKey) }, at),
+        numberRouter,
+        recordingRules: read.rows('call_recording_rules'),
+        buyers,
+      };
+    },
   };
 }
