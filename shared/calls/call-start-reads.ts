@@ -110,13 +110,13 @@ export interface CallStartReads {
   buyers: StartBuyers;
 }
 
-/** The buyers the call may be routed to, as far as step 2 read them. */
+/** The buyers the call may be routed to, as far as the arrival's read holds them. */
 export interface StartBuyers {
-  /** The offer's buyer ids, groups expanded, from the offer and groups read in step 2; undefined when they were not (no chain, or its groups changed). */
+  /** The offer's buyer ids, groups expanded, from the offer and groups read with the arrival; undefined when they were not (no chain, or its groups changed). */
   offerWanted: Set<number> | undefined;
   /**
-   * The buyers of `ids` with their counter items, in id order: those read in step 2, the others
-   * read now (all of them when step 2 read none); remembers where this call's routing led.
+   * The buyers of `ids` with their counter items, in id order: those read with the arrival, the others
+   * read now (all of them when it read none); remembers where this call's routing led.
    */
   load(ids: ReadonlySet<number>): Promise<RoutingBuyer[]>;
 }
@@ -142,7 +142,7 @@ function rememberChain(companyId: number, offerId: number, chain: OfferChain): v
 }
 
 /**
- * The offer's buyer ids (groups expanded): as read in step 2 when its chain held, else from the
+ * The offer's buyer ids (groups expanded): as read with the arrival when its chain held, else from the
  * offer alone when it names no groups, else with its groups read now (one BatchGetItem).
  */
 export async function buyerIdsOfOffer(companyId: number, offer: StoredRecord, read: CallStartReads): Promise<Set<number>> {
