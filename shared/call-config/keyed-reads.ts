@@ -19,6 +19,10 @@ export interface KeyedRead {
   item(key: Key): Record<string, unknown> | undefined;
   /** Every record of a resource named in `resources`, in id order. */
   rows(resource: string): StoredRecord[];
+  /** Was `key` asked (found or not)? */
+  asked(key: Key): boolean;
+  /** Were the resource's records read (or known to be none)? */
+  covers(resource: string): boolean;
 }
 
 /** Per company and resource: had records when last counted (a cost hint, see above). */
@@ -33,8 +37,21 @@ function remember(hint: string, value: boolean): void {
 
 const keyText = (key: { pk?: unknown; sk?: unknown }) => `${String(key.pk)}\n${String(key.sk)}`;
 
-/** Reads `itemKeys` (asked once each) and every record of `resources`, in one round trip when the hints hold. */
-export async function readKeyed(companyId: number, itemKeys: readonly Key[], resources: readonly string[] = []): Promise<KeyedRead> {
+/**
+ * Reads `itemKeys` (asked once each) and every record of `resources`, in one round trip when the
+ * hints hold. `prior`: an earlier read of the same company in this request; what it asked is
+ * taken from it, not asked again.
+ */
+export async function readKeyed(companyId: number, itemKeys: readonly Key[], resources: readonly string[] = [], prior?: KeyedRead): Promise<KeyedRead> {
+  if (prior) {
+    const fresh = await readKeyed(companyId, itemKeys.filter((key) => !prior.asked(key)), resources.filter((resource) => !prior.covers(resource)));
+    return {
+      item: (key) => (prior.asked(key) ? prior.item(key) : fresh.item(key)),
+      rows: (resource) => (prior.covers(resource) ? prior.rows(resource) : fresh.rows(resource)),
+      asked: (key) => prior.asked(key) || fresh.asked(key),
+      covers: (resource) => prior.covers(resource) || fresh.covers(resource),
+    };
+  }
   const hint = (resource: string) => `${companyId}#${resource}`;
   const counted = resources.map((resource) => keys.sequence(companyId, resource));
   const unique = new Map([...itemKeys, ...counted].map((key) => [keyText(key), key]));
@@ -55,5 +72,7 @@ export async function readKeyed(companyId: number, itemKeys: readonly Key[], res
   return {
     item: (key) => byKey.get(keyText(key)),
     rows: (resource) => rows.get(resource) ?? [],
+    asked: (key) => unique.has(keyText(key)),
+    covers: (resource) => resources.includes(resource),
   };
 }

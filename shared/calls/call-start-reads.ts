@@ -1,6 +1,6 @@
 import { callRouterFrom, callRouterKeys } from '../call-config/ivr.js';
 import { inboundConfigFrom, inboundResources, visitorHoldKey, type InboundConfig } from '../call-config/inbound-config.js';
-import { readKeyed } from '../call-config/keyed-reads.js';
+import { readKeyed, type KeyedRead } from '../call-config/keyed-reads.js';
 import { keys, type Key } from '../db/keys.js';
 import { getItems, withoutKeys, type StoredRecord } from '../db/records.js';
 import { offerLeadOfCaller } from '../leads/lead-calls.js';
@@ -89,7 +89,7 @@ export async function readArrival(arriving: ArrivingCall): Promise<Arrival> {
   const number = toNumberRoute(to, numberItem);
   rememberRoute(number);
   // The number moved (another offer, traffic source or company): what was read for its old route is dropped.
-  if (!hinted || !sameRoute(hinted, number)) started = await readStart(number, caller, sipHeaders, []);
+  if (!hinted || !sameRoute(hinted, number)) started = await readStart(number, caller, sipHeaders, [], started);
   return { kind: 'new', number, reads: await started!.finish(at) };
 }
 
@@ -149,12 +149,23 @@ export async function buyerIdsOfOffer(companyId: number, offer: StoredRecord, re
   return read.buyers.offerWanted ?? (await selectedBuyerIds(companyId, offer));
 }
 
+interface StartRead {
+  route: NumberRoute;
+  read: KeyedRead;
+  offerLead: LeadRecord | undefined;
+  item(key: Key): Record<string, unknown> | undefined;
+  dialKnown(call: CallRecord): DialKnown;
+  finish(at: Date): Promise<CallStartReads>;
+}
+
 /**
  * What the call's number, caller and company configure, read side by side with `alongside` (the
  * arrival's lookups); `finish` reads the call router when one was found and assembles the rest.
  */
-async function readStart(number: NumberRoute, caller: string | null, sipHeaders: Readonly<Record<string, string>> | undefined, alongside: readonly Key[]) {
+async function readStart(number: NumberRoute, caller: string | null, sipHeaders: Readonly<Record<string, string>> | undefined, alongside: readonly Key[], prior?: StartRead): Promise<StartRead> {
   const companyId = number.company_id;
+  // Read for the number's old route in the same company: what it read is not read again.
+  const earlier = prior && prior.route.company_id === companyId ? prior : undefined;
   const reservationKey = caller ? keys.numberReservation(companyId, number.number, caller) : undefined;
   const offerKey = number.offer_id !== null ? keys.record(companyId, 'offers', number.offer_id) : undefined;
   const trafficSourceKey = number.traffic_source_id !== null ? keys.record(companyId, 'traffic_sources', number.traffic_source_id) : undefined;
@@ -168,8 +179,8 @@ async function readStart(number: NumberRoute, caller: string | null, sipHeaders:
   const buyerKeys = chain && !wholePartition ? [...routingBuyerKeys(companyId, chain.buyerIds), ...buyerCountKeys(companyId, chain.buyerIds.length)] : [];
   const itemKeys = [...alongside, reservationKey, offerKey, trafficSourceKey, blacklistKey, holdKey, routerKeys.byNumber, routerKeys.byOffer, ...groupKeys, ...buyerKeys].filter((key) => key !== undefined);
   const [read, offerLead, partitionBuyers] = await Promise.all([
-    readKeyed(companyId, itemKeys, [...inboundResources(sipHeaders), ...DIAL_RESOURCES]),
-    offerLeadOfCaller(companyId, caller, number.offer_id),
+    readKeyed(companyId, itemKeys, [...inboundResources(sipHeaders), ...DIAL_RESOURCES], earlier?.read),
+    earlier && earlier.route.offer_id === number.offer_id ? earlier.offerLead : offerLeadOfCaller(companyId, caller, number.offer_id),
     wholePartition ? queryRoutingBuyers(companyId, new Set(chain.buyerIds)) : undefined,
   ]);
   const record = (key: typeof offerKey) => {
@@ -202,6 +213,9 @@ async function readStart(number: NumberRoute, caller: string | null, sipHeaders:
   };
   if (!wholePartition) noteBuyerCountFrom(companyId, buyerCountKeys(companyId, chain?.buyerIds.length ?? 0).flatMap(present));
   return {
+    route: number,
+    read,
+    offerLead,
     item: read.item,
     dialKnown(call: CallRecord): DialKnown {
       const attempts = Array.isArray(call.attempts) ? (call.attempts as Array<{ buyer_id: number | null }>) : [];

@@ -143,6 +143,7 @@ describe('configuration the company gains between two calls applies to the very 
     await put(`/api/v1/phone_numbers/${numberId}`, { offer_id: other.id });
     const moved = await measuredIncoming(number, '+14155550155');
     expect(dialOf(moved.twiml)?.target).toBe(a.number);
+    expect(duplicates(moved.reads)).toEqual([]);
     expect((await findCallByCarrierId('twilio', moved.sid))?.call.offer_id).toBe(other.id);
     expect(await dialed('+14155550156')).toBe(a.number);
   });
