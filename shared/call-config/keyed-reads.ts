@@ -7,12 +7,11 @@ import { getItems, queryAllRecords, type StoredRecord } from '../db/records.js';
  *
  * Most companies have none of most of those resources, and a Query of an empty partition is
  * still a request. A resource's sequence item carries its exact record count (createRecord and
- * deleteRecord move it in their own transactions), so the count is read by key in the same
- * BatchGetItem, and the resource's Query goes out beside it only when this function last saw the
- * company with records of it (or never looked). The count read in this request decides: a count
- * above zero where no Query went out (the company's first record since) is followed by the
- * Query, one step later, and remembered. Nothing read is reused across requests: only whether to
- * ask.
+ * deleteRecord move it in their own transactions). The resource's Query goes out beside the
+ * BatchGetItem when this function last saw the company with records of it (or never looked);
+ * otherwise its count is read by key in the BatchGetItem, and decides: a count above zero (the
+ * company's first record since) is followed by the Query, one step later, and remembered.
+ * Nothing read is reused across requests: only whether to ask.
  */
 export interface KeyedRead {
   /** The item at `key` as read by this request, with its storage keys; undefined when absent or not asked. */
@@ -53,19 +52,22 @@ export async function readKeyed(companyId: number, itemKeys: readonly Key[], res
     };
   }
   const hint = (resource: string) => `${companyId}#${resource}`;
-  const counted = resources.map((resource) => keys.sequence(companyId, resource));
-  const unique = new Map([...itemKeys, ...counted].map((key) => [keyText(key), key]));
   const queried = resources.filter((resource) => hadRecords.get(hint(resource)) !== false);
+  // The count decides only where no Query went out; a Query's own rows tell the rest.
+  const counted = resources.filter((resource) => !queried.includes(resource));
+  const countKey = (resource: string) => keys.sequence(companyId, resource);
+  const unique = new Map([...itemKeys, ...counted.map(countKey)].map((key) => [keyText(key), key]));
   const [items, ...queriedRows] = await Promise.all([
     unique.size ? getItems([...unique.values()]) : Promise.resolve([]),
     ...queried.map((resource) => queryAllRecords(companyId, resource)),
   ]);
   const byKey = new Map(items.map((item) => [keyText(item), item]));
   const rows = new Map(queried.map((resource, index) => [resource, queriedRows[index]!]));
-  const missed = resources.filter((resource, index) => {
-    const count = Number(byKey.get(keyText(counted[index]!))?.count ?? 0);
-    remember(hint(resource), count > 0 || (rows.get(resource)?.length ?? 0) > 0);
-    return !rows.has(resource) && count > 0;
+  for (const [resource, found] of rows) remember(hint(resource), found.length > 0);
+  const missed = counted.filter((resource) => {
+    const count = Number(byKey.get(keyText(countKey(resource)))?.count ?? 0);
+    remember(hint(resource), count > 0);
+    return count > 0;
   });
   const late = await Promise.all(missed.map((resource) => queryAllRecords(companyId, resource)));
   missed.forEach((resource, index) => rows.set(resource, late[index]!));

@@ -88,7 +88,7 @@ export async function readArrival(arriving: ArrivingCall): Promise<Arrival> {
   }
   const number = toNumberRoute(to, numberItem);
   rememberRoute(number);
-  // The number moved (another offer, traffic source or company): what was read for its old route is dropped.
+  // The number moved (another offer, traffic source or company): its new route is read now; within the same company only what the old one did not read.
   if (!hinted || !sameRoute(hinted, number)) started = await readStart(number, caller, sipHeaders, [], started);
   return { kind: 'new', number, reads: await started!.finish(at) };
 }
