@@ -253,9 +253,9 @@ async function instructionFor(companyId: number, call: Call, known?: DialKnown):
   const attempt = currentAttempt(call);
   if (call.in_progress && attempt?.status === 'ringing') {
     if (attempt.buyer_id === null) return (await agentDialInstruction(companyId, call, attempt)) ?? { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
-    const { buyer, offer, recordingRules } = await dialInputs(companyId, (call.offer_id as number | null) ?? null, attempt.buyer_id, known);
+    const { buyer, offer, recordingRules, sipHeaders } = await dialInputs(companyId, (call.offer_id as number | null) ?? null, attempt.buyer_id, known);
     if (buyer) {
-      const [callerId, extras] = await Promise.all([displayCallerId(companyId, buyer, call), dialExtras(companyId, buyer, call, recordingRules)]);
+      const [callerId, extras] = await Promise.all([displayCallerId(companyId, buyer, call), dialExtras(companyId, buyer, call, { recordingRules, sipHeaders })]);
       return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: { ...dialTarget(buyer, call, callerId), ...extras }, holdPlaylistId: holdPlaylistOf(offer) };
     }
   }
@@ -412,7 +412,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   }
   if (onDial && claimed?.buyer) await applyBuyerConversion(companyId, call, claimed.buyer.record, at);
   // The dial is built from what this request read and just saved: nothing is read again.
-  return instructionFor(companyId, call, { buyer: claimed?.buyer?.record, offer: offer ?? null, recordingRules });
+  return instructionFor(companyId, call, { buyer: claimed?.buyer?.record, offer: offer ?? null, recordingRules, sipHeaders: started.dialSipHeaders });
 }
 
 /** The buyer picked up (counted once per attempt). */

@@ -10,7 +10,7 @@ import { liveReservation, type NumberReservation } from '../routing/reservations
 import type { RoutingBuyer } from '../routing/route-buyers.js';
 import { buyerCountKeys, loadRoutingBuyers, noteBuyerCountFrom, partitionReadFits, queryRoutingBuyers, routingBuyerKeys, routingBuyersFrom, selectedBuyerIds, selectionBuyerIds, selectionGroupIds } from '../routing/router.js';
 import { carrierCallKey, getCall, type CallRecord } from './call-store.js';
-import type { DialKnown } from './dial-reads.js';
+import { DIAL_RESOURCES, type DialKnown } from './dial-reads.js';
 
 /**
  * What an inbound call reads before it is routed, in as few round trips as the checks allow
@@ -93,9 +93,6 @@ export async function readArrival(arriving: ArrivingCall): Promise<Arrival> {
   return { kind: 'new', number, reads: await started!.finish(at) };
 }
 
-/** The recording rules are read here too: the first buyer's dial is built from them without another read. */
-const DIAL_RESOURCES = ['call_recording_rules'];
-
 export interface CallStartReads {
   reservation: NumberReservation | undefined;
   offer: StoredRecord | undefined;
@@ -106,6 +103,8 @@ export interface CallStartReads {
   /** The enabled call router of the number, else of its offer. */
   numberRouter: StoredRecord | undefined;
   recordingRules: StoredRecord[];
+  /** The company's sip_headers (sent on a SIP buyer's dial; not the incoming call's headers). */
+  dialSipHeaders: StoredRecord[];
   /** The offer's selection and buyers as read along its remembered chain (what routing loads from). */
   buyers: StartBuyers;
 }
@@ -225,6 +224,7 @@ async function readStart(number: NumberRoute, caller: string | null, sipHeaders:
         ...(buyer ? { buyer } : {}),
         ...(call.offer_id === number.offer_id ? { offer: offer ?? null } : {}),
         recordingRules: read.rows('call_recording_rules'),
+        sipHeaders: read.rows('sip_headers'),
       };
     },
     async finish(at: Date): Promise<CallStartReads> {
@@ -238,6 +238,7 @@ async function readStart(number: NumberRoute, caller: string | null, sipHeaders:
         inbound: inboundConfigFrom(number, sipHeaders, { rows: read.rows, visitorHold: read.item(holdKey) }, at),
         numberRouter,
         recordingRules: read.rows('call_recording_rules'),
+        dialSipHeaders: read.rows('sip_headers'),
         buyers,
       };
     },

@@ -7,7 +7,8 @@ import { withoutKeys } from '../db/records.js';
  * company's recording rules. A step that read them already (call start: the routing read the
  * buyer, the call start reads the offer and rules) hands them in and nothing is read again;
  * whatever it did not is read in one round trip (keyed-reads.ts: the buyer and offer by key, the
- * rules' count beside them, their Query only when the company has rules).
+ * counts of the recording rules and SIP headers beside them, a Query only where the company has
+ * records).
  */
 type Row = Record<string, unknown>;
 
@@ -18,20 +19,27 @@ export interface DialKnown {
   offer?: Row | null;
   /** The company's call_recording_rules as read. */
   recordingRules?: readonly Row[];
+  /** The company's sip_headers as read. */
+  sipHeaders?: readonly Row[];
 }
 
 export interface DialInputs {
   buyer: Row | undefined;
   offer: Row | null;
   recordingRules: readonly Row[];
+  sipHeaders: readonly Row[];
 }
+
+/** The configuration resources a dial consults, read whole (keyed-reads.ts: a Query only where the company has records). */
+export const DIAL_RESOURCES = ['call_recording_rules', 'sip_headers'] as const;
 
 export async function dialInputs(companyId: number, offerId: number | null, buyerId: number, known: DialKnown = {}): Promise<DialInputs> {
   const knownBuyer = known.buyer && Number(known.buyer.id) === buyerId ? known.buyer : undefined;
   const buyerKey = knownBuyer ? undefined : keys.record(companyId, 'buyers', buyerId);
   const offerKey = known.offer !== undefined || offerId === null ? undefined : keys.record(companyId, 'offers', offerId);
-  if (!buyerKey && !offerKey && known.recordingRules) return { buyer: knownBuyer, offer: known.offer ?? null, recordingRules: known.recordingRules };
-  const read = await readKeyed(companyId, [buyerKey, offerKey].filter((key) => key !== undefined), known.recordingRules ? [] : ['call_recording_rules']);
+  const resources = DIAL_RESOURCES.filter((resource) => (resource === 'call_recording_rules' ? !known.recordingRules : !known.sipHeaders));
+  if (!buyerKey && !offerKey && resources.length === 0) return { buyer: knownBuyer, offer: known.offer ?? null, recordingRules: known.recordingRules ?? [], sipHeaders: known.sipHeaders ?? [] };
+  const read = await readKeyed(companyId, [buyerKey, offerKey].filter((key) => key !== undefined), resources);
   const record = (key: typeof buyerKey) => {
     const item = key ? read.item(key) : undefined;
     return item ? withoutKeys(item) : undefined;
@@ -40,6 +48,7 @@ export async function dialInputs(companyId: number, offerId: number | null, buye
     buyer: knownBuyer ?? record(buyerKey),
     offer: known.offer !== undefined ? known.offer : (record(offerKey) ?? null),
     recordingRules: known.recordingRules ?? read.rows('call_recording_rules'),
+    sipHeaders: known.sipHeaders ?? read.rows('sip_headers'),
   };
 }
 
