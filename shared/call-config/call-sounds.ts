@@ -31,7 +31,8 @@ export function withPlaysBefore(twiml: string, urls: readonly string[]): string 
 /** The TwiML of a dial with the offer's hold playlist before it; other instructions as they are. */
 export async function withHoldSounds(instruction: CallInstruction, twiml: string, at: Date): Promise<string> {
   if (instruction.kind !== 'dial') return twiml;
-  const offer = await offerOfCall(instruction.companyId, instruction.callId);
-  if (typeof offer?.hold_sound_playlist_id !== 'number') return twiml;
-  return withPlaysBefore(twiml, await playbackUrls(instruction.companyId, { sound_playlist_id: offer.hold_sound_playlist_id }, at));
+  // A dial built with its offer at hand names the playlist (null: none); else the call's offer is read.
+  const playlistId = instruction.holdPlaylistId !== undefined ? instruction.holdPlaylistId : (await offerOfCall(instruction.companyId, instruction.callId))?.hold_sound_playlist_id;
+  if (typeof playlistId !== 'number') return twiml;
+  return withPlaysBefore(twiml, await playbackUrls(instruction.companyId, { sound_playlist_id: playlistId }, at));
 }

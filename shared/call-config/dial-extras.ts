@@ -66,8 +66,15 @@ export function recordingFor(rules: readonly Row[], buyer: Row, call: Row): Dial
   return rule ? (rule.recording_channels === 'mono' ? 'mono' : 'dual') : null;
 }
 
-export async function dialExtras(companyId: number, buyer: Row, call: Row): Promise<DialExtras> {
+/**
+ * `read`: the company's call_recording_rules and sip_headers when already read with the call's
+ * other reads (shared/calls/dial-reads.ts); else one Query each (the headers' for SIP buyers only).
+ */
+export async function dialExtras(companyId: number, buyer: Row, call: Row, read: { recordingRules?: readonly Row[]; sipHeaders?: readonly Row[] } = {}): Promise<DialExtras> {
   const sip = String(buyer.number ?? '').toLowerCase().startsWith('sip:');
-  const [headers, rules] = await Promise.all([sip ? queryAllRecords(companyId, 'sip_headers') : Promise.resolve([]), queryAllRecords(companyId, 'call_recording_rules')]);
+  const [headers, rules] = await Promise.all([
+    sip ? (read.sipHeaders ?? queryAllRecords(companyId, 'sip_headers')) : Promise.resolve([]),
+    read.recordingRules ?? queryAllRecords(companyId, 'call_recording_rules'),
+  ]);
   return { sipHeaders: sip ? sipHeadersFor(headers, buyer, call) : [], record: recordingFor(rules, buyer, call) };
 }

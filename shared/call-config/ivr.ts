@@ -1,5 +1,5 @@
-import { keys } from '../db/keys.js';
-import { getItems, getRecord, getRecords, type StoredRecord } from '../db/records.js';
+import { keys, type Key } from '../db/keys.js';
+import { getRecord, getRecords, type StoredRecord } from '../db/records.js';
 import { selectedBuyerIds } from '../routing/router.js';
 import { decideMenu, type CallerInput } from './router-matching.js';
 import { playbackUrls } from './sounds.js';
@@ -41,14 +41,20 @@ export interface GatherStep {
 }
 
 /**
- * The enabled router of a call: the tracking number's, else the offer's. One BatchGet of the two
- * unique lookups (call_routers.phone_number_id / offer_id), then the router by id.
+ * The enabled router of a call: the tracking number's, else the offer's. The two unique lookups
+ * (call_routers.phone_number_id / offer_id) are read with the call's other keyed items
+ * (callRouterKeys), then the router by id (callRouterFrom), only when a lookup was found.
  */
-export async function findCallRouter(companyId: number, numberId: number, offerId: number | null): Promise<StoredRecord | undefined> {
-  const byNumber = keys.lookup(companyId, 'call_routers', 'phone_number_id', String(numberId));
-  const byOffer = offerId !== null ? [keys.lookup(companyId, 'call_routers', 'offer_id', String(offerId))] : [];
-  const items = await getItems([byNumber, ...byOffer]);
-  const found = items.find((item) => item.pk === byNumber.pk) ?? items[0];
+export function callRouterKeys(companyId: number, numberId: number, offerId: number | null): { byNumber: Key; byOffer?: Key } {
+  return {
+    byNumber: keys.lookup(companyId, 'call_routers', 'phone_number_id', String(numberId)),
+    ...(offerId !== null ? { byOffer: keys.lookup(companyId, 'call_routers', 'offer_id', String(offerId)) } : {}),
+  };
+}
+
+/** The enabled router the lookups as read point at (the number's first); one GetItem when there is one. */
+export async function callRouterFrom(companyId: number, lookups: { byNumber?: Record<string, unknown>; byOffer?: Record<string, unknown> }): Promise<StoredRecord | undefined> {
+  const found = lookups.byNumber ?? lookups.byOffer;
   if (!found) return undefined;
   const router = await getRecord(companyId, 'call_routers', Number(found.id));
   return router && router.enabled !== false ? router : undefined;

@@ -14,12 +14,10 @@ import { getRecord, queryAllRecords, type StoredRecord } from '../db/records.js'
 import type { EventName } from '../events/event-names.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
-import { findNumber } from '../numbers/lookup.js';
 import { normalizeCallerNumber } from '../phone.js';
 import { claimBuyer } from '../routing/claim.js';
 import { serviceRandom } from '../routing/random.js';
-import { findReservation } from '../routing/reservations.js';
-import { callTokens, leadCallEnded, offerLeadOfCaller } from '../leads/lead-calls.js';
+import { callTokens, leadCallEnded } from '../leads/lead-calls.js';
 import { selectedBuyerIds } from '../routing/router.js';
 import type { TokenValues } from '../routing/token-filters.js';
 import { ValidationError } from '../http/errors.js';
@@ -32,12 +30,15 @@ import { attemptBuyerFacts, attemptBuyerZone, attemptCarriedBuyer, callCountsCha
 import { MAX_TALK_SECONDS, staleCallDuration, type LiveCallFacts } from './stale-calls.js';
 import { METRIC } from '../observability/metric-names.js';
 import { dialExtras, type DialExtras } from '../call-config/dial-extras.js';
-import { inboundTokens, readInboundConfig, stateLimitsOfCall } from '../call-config/inbound-config.js';
+import { inboundTokens, stateLimitsOfCall } from '../call-config/inbound-config.js';
 import { releaseStateSlots, takeStateSlots } from '../call-config/state-limit-counters.js';
 import { countMetric } from '../observability/metrics.js';
-import { decideIvrStep, findCallRouter, firstIvrState, gatherFor, IVR_STATUS, type GatherStep, type IvrState } from '../call-config/ivr.js';
+import { decideIvrStep, firstIvrState, gatherFor, IVR_STATUS, type GatherStep, type IvrState } from '../call-config/ivr.js';
 import type { CallerInput } from '../call-config/router-matching.js';
 import { agentDialInstruction, agentLegEnded, routeToAgent } from '../agents/agent-calls.js';
+import { buyerIdsOfOffer, readArrival } from './call-start-reads.js';
+import type { RoutingBuyer } from '../routing/route-buyers.js';
+import { dialInputs, holdPlaylistOf, type DialKnown } from './dial-reads.js';
 
 /**
  * The carrier-neutral call state machine:
@@ -69,7 +70,7 @@ export interface DialTarget {
 }
 
 export type CallInstruction =
-  | { kind: 'dial'; companyId: number; callId: number; attempt: number; target: DialTarget }
+  | { kind: 'dial'; companyId: number; callId: number; attempt: number; target: DialTarget; /** The offer's hold playlist when known (null: none); undefined: read it (call-sounds.ts). */ holdPlaylistId?: number | null }
   | { kind: 'reject'; reason: string; companyId?: number; callId?: number }
   | { kind: 'hangup'; reason: string; companyId: number; callId: number }
   | ({ kind: 'gather' } & GatherStep);
@@ -280,8 +281,12 @@ function cancelledByCondition(error: unknown, from: number, count: number): bool
   return (error.CancellationReasons ?? []).slice(from, from + count).some((reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict');
 }
 
-/** The instruction for a call as it stands (a retried callback gets the same answer again). */
-async function instructionFor(companyId: number, call: Call): Promise<CallInstruction> {
+/**
+ * The instruction for a call as it stands (a retried callback gets the same answer again).
+ * `known`: what the caller already read (the buyer, the offer, the recording rules), so a dial is
+ * built without reading it again (shared/calls/dial-reads.ts); whatever is missing is read.
+ */
+async function instructionFor(companyId: number, call: Call, known?: DialKnown): Promise<CallInstruction> {
   if (call.in_progress && call.status === IVR_STATUS && call.ivr) {
     const gather = await gatherFor(companyId, call.id, call.ivr as IvrState, clock().now());
     if (gather) return { kind: 'gather', ...gather };
@@ -289,10 +294,10 @@ async function instructionFor(companyId: number, call: Call): Promise<CallInstru
   const attempt = currentAttempt(call);
   if (call.in_progress && attempt?.status === 'ringing') {
     if (attempt.buyer_id === null) return (await agentDialInstruction(companyId, call, attempt)) ?? { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
-    const buyer = await getRecord(companyId, 'buyers', attempt.buyer_id);
+    const { buyer, offer, recordingRules, sipHeaders } = await dialInputs(companyId, (call.offer_id as number | null) ?? null, attempt.buyer_id, known);
     if (buyer) {
-      const [callerId, extras] = await Promise.all([displayCallerId(companyId, buyer, call), dialExtras(companyId, buyer, call)]);
-      return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: { ...dialTarget(buyer, call, callerId), ...extras } };
+      const [callerId, extras] = await Promise.all([displayCallerId(companyId, buyer, call), dialExtras(companyId, buyer, call, { recordingRules, sipHeaders })]);
+      return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: { ...dialTarget(buyer, call, callerId), ...extras }, holdPlaylistId: holdPlaylistOf(offer) };
     }
   }
   return { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
@@ -303,8 +308,8 @@ async function instructionFor(companyId: number, call: Call): Promise<CallInstru
  * buyer of `buyerIds` and makes it attempt 1, queueing the others; with none the call ends as
  * no_buyer. Mutates `call` (to be saved); the claim is the caller's to give back if the save fails.
  */
-async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date): Promise<Awaited<ReturnType<typeof claimBuyer>>> {
-  const claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom);
+async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date, loaded?: readonly RoutingBuyer[]): Promise<Awaited<ReturnType<typeof claimBuyer>>> {
+  const claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom, loaded);
   timeline(call, at, 'routing', {
     candidates: [...buyerIds],
     chosen: claimed.buyer?.id ?? null,
@@ -348,23 +353,16 @@ function untouchedCallFields() {
 
 /** A call arrives at a tracking number: identify it, route it, dial the first buyer. */
 export async function startCall(incoming: IncomingCall): Promise<CallInstruction> {
-  const existing = await findCallByCarrierId(incoming.carrier, incoming.carrierCallId);
-  if (existing) return instructionFor(existing.companyId, existing.call as Call);
-  const number = await findNumber(incoming.to.trim());
-  if (!number) return { kind: 'reject', reason: 'unknown_number' };
-  const companyId = number.company_id;
   const at = incoming.at;
   const caller = normalizeCallerNumber(incoming.from) ?? null;
-  const [reservation, offer, trafficSource, blacklisted, offerLead, inbound, numberRouter] = await Promise.all([
-    caller ? findReservation(companyId, number.number, caller, at) : Promise.resolve(undefined),
-    number.offer_id !== null ? getRecord(companyId, 'offers', number.offer_id) : Promise.resolve(undefined),
-    number.traffic_source_id !== null ? getRecord(companyId, 'traffic_sources', number.traffic_source_id) : Promise.resolve(undefined),
-    caller ? isBlacklisted(companyId, caller) : Promise.resolve(false),
-    offerLeadOfCaller(companyId, caller, number.offer_id),
-    readInboundConfig(companyId, number, incoming.sipHeaders, at),
-    // Read alongside the rest (not after): one round trip less for every inbound call.
-    findCallRouter(companyId, number.id, number.offer_id),
-  ]);
+  // The retried-webhook check, the number lookup and everything the number leads to, side by side (call-start-reads.ts).
+  const arrival = await readArrival({ carrier: incoming.carrier, carrierCallId: incoming.carrierCallId, to: incoming.to.trim(), caller, sipHeaders: incoming.sipHeaders, at });
+  if (arrival.kind === 'retried') return instructionFor(arrival.companyId, arrival.call as Call, arrival.known);
+  if (arrival.kind === 'unknown_number') return { kind: 'reject', reason: 'unknown_number' };
+  const number = arrival.number;
+  const companyId = number.company_id;
+  const started = arrival.reads;
+  const { reservation, offer, trafficSource, blacklisted, offerLead, inbound, numberRouter, recordingRules } = started;
   // The caller's offer lead lends the call its tokens before routing (docs/leads.md); then the
   // call configuration's (visitor, SIP header and matcher tokens, docs/call-configuration.md).
   const tokens = inboundTokens(callTokens(offerLead, reservation?.tokens), inbound, { called: number.number, caller, offerId: number.offer_id });
@@ -428,10 +426,11 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
       call.ivr = firstIvrState(router);
       timeline(call, at, 'router', { router_id: router.id, step: 1 });
     } else {
-      const buyerIds = reservation?.buyer_ids.length ? new Set(reservation.buyer_ids) : offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
+      const buyerIds = reservation?.buyer_ids.length ? new Set(reservation.buyer_ids) : offer ? await buyerIdsOfOffer(companyId, offer, started) : new Set<number>();
       // The offer's call center agents first, buyers after (not for a ping's reserved buyers).
       agentId = reservation?.buyer_ids.length ? undefined : await routeToAgent(companyId, call, offer, buyerIds, at, (type, detail) => timeline(call, at, type, detail));
-      if (agentId === undefined) claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
+      // The buyers and counters read beside the configuration, when they were (call-start-reads.ts).
+      if (agentId === undefined) claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at, await started.buyers.load(buyerIds));
     }
   }
   const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
@@ -453,7 +452,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
     return call.status === 'blocked' ? { kind: 'reject', reason: 'blocked', companyId, callId: call.id } : { kind: 'hangup', reason: 'no_buyer', companyId, callId: call.id };
   }
   if (onDial && claimed?.buyer) await applyBuyerConversion(companyId, call, claimed.buyer.record, at);
-  return instructionFor(companyId, call);
+  // The dial is built from what this request read and just saved: nothing is read again.
+  return instructionFor(companyId, call, { buyer: claimed?.buyer?.record, offer: offer ?? null, recordingRules, sipHeaders: started.dialSipHeaders });
 }
 
 /** The buyer picked up (counted once per attempt). */
@@ -591,7 +591,8 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
       if (onDial.result) await applyBuyerConversion(companyId, onDial.call, next, at);
     }
   }
-  return instructionFor(companyId, call);
+  // The next buyer's dial from the claim's copy of it (read by the claim), not a second read.
+  return instructionFor(companyId, call, claimedNext?.buyer?.id === newest.buyer_id ? { buyer: claimedNext.buyer.record } : undefined);
 }
 
 /**
@@ -946,7 +947,7 @@ async function afterRouting(companyId: number, call: Call, saved: boolean, claim
     const onDial = await transition(companyId, call.id, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, buyer.record, 0, at), save: true }), at);
     if (onDial.result) await applyBuyerConversion(companyId, onDial.call, buyer.record, at);
   }
-  return instructionFor(companyId, call);
+  return instructionFor(companyId, call, { buyer: claimed?.buyer?.record });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { releaseConcurrency, reserveAttempt } from '../buyers/counters.js';
 import { buyerTimeZone } from '../buyers/limits.js';
 import type { RandomSource } from './random.js';
-import { routeBuyers, type RankedBuyer, type RoutingContext, type ExcludedBuyer } from './route-buyers.js';
+import { routeBuyers, type RankedBuyer, type RoutingBuyer, type RoutingContext, type ExcludedBuyer } from './route-buyers.js';
 import { loadRoutingBuyers } from './router.js';
 
 /**
@@ -22,8 +22,10 @@ export async function claimBuyer(
   buyerIds: ReadonlySet<number>,
   context: RoutingContext,
   random: RandomSource,
+  /** The buyers of `buyerIds` with their counter items, when the caller read them already (in id order, as loadRoutingBuyers gives them). */
+  loaded?: readonly RoutingBuyer[],
 ): Promise<Claim | { buyer: undefined; excluded: ExcludedBuyer[] }> {
-  const buyers = await loadRoutingBuyers(companyId, buyerIds);
+  const buyers = loaded ?? (await loadRoutingBuyers(companyId, buyerIds));
   const decision = routeBuyers(buyers, context, random);
   const excluded = [...decision.excluded];
   for (const [index, buyer] of decision.eligible.entries()) {

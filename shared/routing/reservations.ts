@@ -50,6 +50,11 @@ export async function reserveNumber(companyId: number, reservation: NumberReserv
 /** The caller's live reservation of this number, if any (one GetItem). */
 export async function findReservation(companyId: number, number: string, caller: string, now: Date): Promise<NumberReservation | undefined> {
   const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.numberReservation(companyId, number, caller) }));
-  const item = result.Item as NumberReservation | undefined;
-  return item && Date.parse(item.reserved_until) > now.getTime() ? item : undefined;
+  return liveReservation(result.Item, now);
+}
+
+/** A reservation item as read (by findReservation or with a call's other keyed reads), if still live at `now`. Pure. */
+export function liveReservation(item: Record<string, unknown> | undefined, now: Date): NumberReservation | undefined {
+  const reservation = item as NumberReservation | undefined;
+  return reservation && Date.parse(reservation.reserved_until) > now.getTime() ? reservation : undefined;
 }
