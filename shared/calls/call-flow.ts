@@ -38,7 +38,7 @@ import type { CallerInput } from '../call-config/router-matching.js';
 import { agentDialInstruction, agentLegEnded, routeToAgent } from '../agents/agent-calls.js';
 import { buyerIdsOfOffer, readArrival } from './call-start-reads.js';
 import type { RoutingBuyer } from '../routing/route-buyers.js';
-import { dialInputs, holdPlaylistOf, type DialKnown } from './dial-reads.js';
+import { dialContext, dialInputs, holdPlaylistOf, type DialKnown } from './dial-reads.js';
 
 /**
  * The carrier-neutral call state machine:
@@ -501,6 +501,7 @@ export type DialOutcome = 'completed' | 'answered' | 'no-answer' | 'busy' | 'fai
 export async function dialResult(companyId: number, callId: number, attemptNumber: number, outcome: DialOutcome, answeredDuration: number, at: Date): Promise<CallInstruction> {
   const talked = (outcome === 'completed' || outcome === 'answered') && answeredDuration > 0;
   let claimedNext: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  let nextDial: DialKnown | undefined;
   const { call, saved } = await transition(companyId, callId, async (call) => {
     const attempts = call.attempts as Attempt[];
     const attempt = attempts[attemptNumber - 1];
@@ -537,7 +538,11 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
       timeline(call, at, 'dial_ended', { ...attemptTarget(attemptNumber, attempt), outcome: attempt.status });
       if (outcome !== 'canceled' && call.in_progress) {
         const remaining = new Set((call.queue as number[]) ?? []);
-        claimedNext = remaining.size ? await claimBuyer(companyId, remaining, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom) : undefined;
+        // What the next buyer's dial needs besides the buyer (offer, recording rules, SIP headers),
+        // read beside the claim's read rather than after the save.
+        [claimedNext, nextDial] = remaining.size
+          ? await Promise.all([claimBuyer(companyId, remaining, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom), dialContext(companyId, (call.offer_id as number | null) ?? null)])
+          : [undefined, undefined];
         if (claimedNext?.buyer) {
           const next = claimedNext.buyer;
           attempts.push({ attempt: attempts.length + 1, buyer_id: next.id, buyer_name: next.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false, ...attemptBuyerFacts(next.record) });
@@ -592,7 +597,7 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     }
   }
   // The next buyer's dial from the claim's copy of it (read by the claim), not a second read.
-  return instructionFor(companyId, call, claimedNext?.buyer?.id === newest.buyer_id ? { buyer: claimedNext.buyer.record } : undefined);
+  return instructionFor(companyId, call, claimedNext?.buyer?.id === newest.buyer_id ? { ...nextDial, buyer: claimedNext.buyer.record } : nextDial);
 }
 
 /**

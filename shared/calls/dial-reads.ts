@@ -56,3 +56,14 @@ export async function dialInputs(companyId: number, offerId: number | null, buye
 export function holdPlaylistOf(offer: Row | null): number | null {
   return typeof offer?.hold_sound_playlist_id === 'number' ? offer.hold_sound_playlist_id : null;
 }
+
+/**
+ * What a dial needs besides its buyer (the offer, the recording rules, the SIP headers), read in
+ * one round trip: for a step that reads it beside choosing the buyer (a fall-through's claim).
+ */
+export async function dialContext(companyId: number, offerId: number | null): Promise<DialKnown> {
+  const offerKey = offerId === null ? undefined : keys.record(companyId, 'offers', offerId);
+  const read = await readKeyed(companyId, offerKey ? [offerKey] : [], DIAL_RESOURCES);
+  const offer = offerKey ? read.item(offerKey) : undefined;
+  return { offer: offer ? withoutKeys(offer) : null, recordingRules: read.rows('call_recording_rules'), sipHeaders: read.rows('sip_headers') };
+}

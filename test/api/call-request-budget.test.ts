@@ -32,7 +32,7 @@ beforeAll(() => setEventQueue({ send: async () => undefined, retryLater: async (
 afterAll(() => setEventQueue());
 
 const CALLER = '+14155552671';
-const BUDGET = { requests: 17, steps: 14, perFallThrough: { requests: 6, steps: 6 } };
+const BUDGET = { requests: 17, steps: 14, perFallThrough: { requests: 6, steps: 5 } };
 
 async function setup(buyers: number) {
   const company = await createTestCompany('call-budget');
