@@ -15,8 +15,11 @@ import { BUNDLE_GOAL_KB, esbuildOptions, lambdaBundleFile } from '../../infra/co
  * (docs/benchmarks.md, "Lambda bundles", says what keeps each of them above).
  */
 const CEILING_KB: Readonly<Record<string, number>> = {
-  admin: 502,
-  contacts: 345,
+  admin: 505,
+  contacts: 348,
+  // 301.8 KB since the call path's fewer requests (remembered routes, blind counter writes, the
+  // number index) grew the call engine that call dispositions' adjustCall brings in.
+  configuration: 302,
 };
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
