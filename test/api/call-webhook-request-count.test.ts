@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db } from '../../shared/db/client.js';
 import { setEventQueue } from '../../shared/adapters/index.js';
 import type { QueueMessage } from '../../shared/ports/events.js';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
@@ -206,5 +209,45 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
       buyer_conversion_hourly_used: 1,
       concurrency_cap_used: 0,
     });
+  });
+
+  it('a dial_status whose transaction meets a claim on the buyer\'s counters (TransactionConflict) saves the answer and counts the connection once, after it', async () => {
+    // DynamoDB Local runs transactions one at a time and never cancels one for a conflict; real
+    // DynamoDB does when another call's claim writes the counter item at that moment. Injected.
+    const { company, buyerId, number } = await setup();
+    const sid = newCallSid();
+    const fields = callFields(sid, CALLER, number);
+    const dial = dialOf((await carrierPost(gateway, `${VOICE_BASE}/incoming`, { ...fields, CallStatus: 'ringing' })).text)!;
+    const send = db.send.bind(db) as (command: unknown) => Promise<unknown>;
+    let cancelled = 0;
+    const spy = vi.spyOn(db, 'send').mockImplementation((async (command: unknown) => {
+      const items = command instanceof TransactWriteCommand ? (command.input.TransactItems ?? []) : [];
+      const counterAt = items.findIndex((item) => String((item.Update?.Key as { sk?: string } | undefined)?.sk).startsWith('stats#'));
+      if (counterAt >= 0 && cancelled === 0) {
+        cancelled++;
+        throw new TransactionCanceledException({
+          message: 'Transaction cancelled (TransactionConflict)',
+          $metadata: {},
+          CancellationReasons: items.map((_, index) => ({ Code: index === counterAt ? 'TransactionConflict' : 'None' })),
+        });
+      }
+      return send(command);
+    }) as never);
+    try {
+      expect((await carrierPost(gateway, dial.statusCallback!, { ...fields, CallStatus: 'in-progress' })).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(cancelled).toBe(1);
+    const callId = (await findCallByCarrierId('twilio', sid))!.call.id;
+    const answered = (await getCall(company.id, callId))!;
+    expect(answered.status).toBe('in_progress');
+    expect((answered.attempts as Array<{ status: string }>)[0]!.status).toBe('answered');
+    expect(await showBuyer(gateway, company, buyerId)).toMatchObject({ connection_daily_used: 1, concurrency_cap_used: 1 });
+    // A retried answer counts nothing more; the call then ends as usual.
+    await carrierPost(gateway, dial.statusCallback!, { ...fields, CallStatus: 'in-progress' });
+    await carrierPost(gateway, dial.action, { ...fields, DialCallStatus: 'completed', DialCallDuration: '30' });
+    await carrierPost(gateway, `${VOICE_BASE}/status`, { ...fields, CallStatus: 'completed', CallDuration: '40' });
+    expect(await showBuyer(gateway, company, buyerId)).toMatchObject({ connection_daily_used: 1, concurrency_cap_used: 0, buyer_conversion_daily_used: 1 });
   });
 });

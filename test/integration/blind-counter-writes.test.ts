@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyCounterChange, blindCounterWrite, readCounterItems, reserveAttempt } from '../../shared/buyers/counters.js';
 import { currentCounters, periodKeys, type CounterChange } from '../../shared/buyers/counter-model.js';
 import { db, tableName } from '../../shared/db/client.js';
@@ -56,5 +56,46 @@ describe('blind counter changes (no read first) against DynamoDB Local', () => {
     expect(claims.filter((claim) => !claim.ok).every((claim) => !claim.ok && ['attempt_daily_limit', 'concurrency_cap_limit'].includes(claim.reason))).toBe(true);
     expect(saves).toHaveLength(30);
     expect(await counters(company, 9)).toMatchObject({ concurrency: 30, attempt: { daily: 30 }, connection: { daily: 30, total: 30 } });
+  });
+
+  describe('when DynamoDB reports a transaction holding the counter item (TransactionConflictException)', () => {
+    // DynamoDB Local runs transactions one at a time and never reports this; real DynamoDB refuses
+    // an UpdateItem of an item a transaction is writing at that moment. Injected here.
+    afterEach(() => vi.restoreAllMocks());
+
+    function refuseCounterUpdates(times: number) {
+      const send = db.send.bind(db) as (command: unknown) => Promise<unknown>;
+      let left = times;
+      const spy = vi.spyOn(db, 'send').mockImplementation((async (command: unknown) => {
+        if (command instanceof UpdateCommand && String((command.input.Key as { sk?: string }).sk).startsWith('stats#') && left > 0) {
+          left--;
+          throw new TransactionConflictException({ message: 'Transaction is ongoing for the item', $metadata: {} });
+        }
+        return send(command);
+      }) as never);
+      return { spy, refused: () => times - left };
+    }
+
+    it('a claim is retried and reserves once, within its caps', async () => {
+      const company = companyId();
+      const limits = { caps: { attempt: { daily: 1 } }, concurrency: 5 };
+      const conflicts = refuseCounterUpdates(2);
+      expect((await reserveAttempt(company, 4, 'UTC', now, limits)).ok).toBe(true);
+      expect(conflicts.refused()).toBe(2);
+      vi.restoreAllMocks();
+      expect(await counters(company, 4)).toMatchObject({ concurrency: 1, attempt: { daily: 1 } });
+      // The cap still holds after the retried claim: a second one is refused.
+      expect(await reserveAttempt(company, 4, 'UTC', now, limits)).toMatchObject({ ok: false, reason: 'attempt_daily_limit' });
+    });
+
+    it('a blind count is retried and counted once', async () => {
+      const company = companyId();
+      expect((await reserveAttempt(company, 5, 'UTC', now, { caps: {} })).ok).toBe(true);
+      const conflicts = refuseCounterUpdates(1);
+      expect((await applyCounterChange(company, 5, 'UTC', now, { increments: { connection: 1 }, concurrency: -1, existingOnly: true })).ok).toBe(true);
+      expect(conflicts.refused()).toBe(1);
+      vi.restoreAllMocks();
+      expect(await counters(company, 5)).toMatchObject({ concurrency: 0, connection: { daily: 1, total: 1 } });
+    });
   });
 });
