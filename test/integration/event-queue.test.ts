@@ -9,6 +9,7 @@ import { keys } from '../../shared/db/keys.js';
 import { publishStaged, stageMessages, sweepOutbox } from '../../shared/events/outbox.js';
 import { itemSize } from '../../shared/db/item-limits.js';
 import type { QueueMessage } from '../../shared/ports/events.js';
+import type { EventName } from '../../shared/events/event-names.js';
 import { pinClock, restoreClock } from '../fixtures/clock.js';
 
 afterEach(() => {
@@ -103,7 +104,8 @@ describe('the outbox', () => {
     setEventQueue(queue);
     const messages = [message(companyId), message(companyId)];
     const staged = await commit(companyId, messages, new Date());
-    expect(await outboxItems(companyId)).toHaveLength(2);
+    // One change's messages share one item.
+    expect(await outboxItems(companyId)).toHaveLength(1);
     await publishStaged(staged);
     expect(await outboxItems(companyId)).toHaveLength(0);
     expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual(messages);
@@ -125,20 +127,45 @@ describe('the outbox', () => {
     expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual([sent]);
   });
 
-  it('stores a call event under 1 KB (deflated), so staging it in a transaction bills 2 write units, not 4', async () => {
+  it('stores a change\'s messages in one deflated item: two call events of about 1.7 KB of JSON each in under 1 KB (2 write units in a transaction, not 8)', async () => {
     const companyId = await nextGlobalId('test_outbox_company');
-    // A call view's worth of fields (about 1.7 KB of JSON): what every call event carries.
+    const queue = newQueue();
+    setEventQueue(queue);
+    // A call view's worth of fields: what every call event carries; the start's two events carry nearly the same view.
     const data = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field_${i}`, i % 3 === 0 ? null : `value ${i} of the call`]));
-    const id = randomUUID();
-    const event: QueueMessage = { kind: 'event', id, companyId, event: { id, name: 'call_ended', companyId, occurredAt: new Date().toISOString(), data } };
-    expect(Buffer.byteLength(JSON.stringify(event))).toBeGreaterThan(1500);
-    await commit(companyId, [event], new Date());
-    const [item] = await outboxItems(companyId);
-    expect(item!.message).toBeUndefined();
-    expect(itemSize(item!).bytes).toBeLessThan(1024);
+    const event = (name: EventName): QueueMessage => {
+      const id = randomUUID();
+      return { kind: 'event', id, companyId, event: { id, name, companyId, occurredAt: new Date().toISOString(), data: { ...data, status: name } } };
+    };
+    const events = [event('new_call'), event('call_ringing')];
+    for (const message of events) expect(Buffer.byteLength(JSON.stringify(message))).toBeGreaterThan(1500);
+    const staged = await commit(companyId, events, new Date());
+    const items = await outboxItems(companyId);
+    expect(items).toHaveLength(1);
+    expect(items[0]!.message).toBeUndefined();
+    expect(itemSize(items[0]!).bytes).toBeLessThan(1024);
+    await publishStaged(staged);
+    expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual(events);
+    expect(await outboxItems(companyId)).toHaveLength(0);
   });
 
-  it('sweeps items written before messages were deflated (JSON text in `message`)', async () => {
+  it('splits a change with many messages over several items, and the sweeper sends every message of each once', async () => {
+    const companyId = await nextGlobalId('test_outbox_company');
+    const queue = newQueue();
+    setEventQueue({ send: async () => Promise.reject(new Error('queue unavailable')), retryLater: async () => undefined });
+    const start = new Date('2030-01-01T00:00:00Z');
+    const messages = Array.from({ length: 60 }, () => message(companyId));
+    await publishStaged(await commit(companyId, messages, start));
+    expect(await outboxItems(companyId)).toHaveLength(3);
+    setEventQueue(queue);
+    expect((await sweepOutbox(new Date(start.getTime() + 61_000), { companyIds: [companyId] })).sent).toBe(60);
+    // The queue promises no order (SQS standard): every message once.
+    const byId = (a: QueueMessage, b: QueueMessage) => a.id.localeCompare(b.id);
+    expect((await queue.peek()).map((body) => JSON.parse(body) as QueueMessage).sort(byId)).toEqual([...messages].sort(byId));
+    expect(await outboxItems(companyId)).toHaveLength(0);
+  });
+
+  it('sweeps items written before messages were packed (one message as JSON text in `message`)', async () => {
     const companyId = await nextGlobalId('test_outbox_company');
     const queue = newQueue();
     setEventQueue(queue);
@@ -146,7 +173,7 @@ describe('the outbox', () => {
     const sent = message(companyId);
     const { writes } = stageMessages(companyId, [sent], start);
     const put = writes[0]!.Put!;
-    const { message_z: _packed, ...older } = put.Item as Record<string, unknown>;
+    const { messages_z: _packed, ...older } = put.Item as Record<string, unknown>;
     await db.send(new TransactWriteCommand({ TransactItems: [{ Put: { ...put, Item: { ...older, message: JSON.stringify(sent) } } }] }));
     expect((await sweepOutbox(new Date(start.getTime() + 61_000), { companyIds: [companyId] })).sent).toBe(1);
     expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual([sent]);
