@@ -26,7 +26,7 @@
  */
 import { countCalls, printTable, READ_COMMANDS, runWithDynamoDbLocal, type CallCounts } from './support.js';
 import { itemSize } from '../shared/db/item-limits.js';
-import { setLocalTestEnvironment } from '../test/setup/adapter-env.js';
+import { registerLocalAdapters, setLocalTestEnvironment } from '../test/setup/adapter-env.js';
 
 setLocalTestEnvironment();
 
@@ -203,6 +203,7 @@ function sum(list: CallCounts[]): CallCounts {
 async function run(): Promise<void> {
   const started = performance.now();
   const { db, tableName } = await import('../shared/db/client.js');
+  await registerLocalAdapters();
   const { ensureTable } = await import('../shared/local/table-setup.js');
   const { addApiKey, ensureCompany } = await import('../shared/db/companies.js');
   const { setEventQueue } = await import('../shared/adapters/index.js');

@@ -22,7 +22,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { setLocalTestEnvironment } from '../test/setup/adapter-env.js';
+import { registerLocalAdapters, setLocalTestEnvironment } from '../test/setup/adapter-env.js';
 import { percentile, printTable, runWithDynamoDbLocal } from './support.js';
 
 const CALLS = 40;
@@ -41,6 +41,7 @@ await runWithDynamoDbLocal({ tableName: 'call-tracking-bench-events', timeoutSec
 
 async function run(): Promise<void> {
   const { db, tableName } = await import('../shared/db/client.js');
+  await registerLocalAdapters();
   const { ensureTable } = await import('../shared/local/table-setup.js');
   await ensureTable(db, tableName);
   const { addApiKey, ensureCompany } = await import('../shared/db/companies.js');

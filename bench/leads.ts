@@ -18,7 +18,7 @@
  * Times are this machine's and DynamoDB Local's; the request counts are exact.
  */
 import { randomUUID } from 'node:crypto';
-import { setLocalTestEnvironment } from '../test/setup/adapter-env.js';
+import { registerLocalAdapters, setLocalTestEnvironment } from '../test/setup/adapter-env.js';
 import { percentile, printTable, runWithDynamoDbLocal } from './support.js';
 
 const LATENCY_LEADS = 300;
@@ -38,6 +38,7 @@ await runWithDynamoDbLocal({ tableName: 'call-tracking-bench-leads', timeoutSeco
 
 async function run(): Promise<void> {
   const { db, tableName } = await import('../shared/db/client.js');
+  await registerLocalAdapters();
   const { ensureTable } = await import('../shared/local/table-setup.js');
   await ensureTable(db, tableName);
   const { addApiKey, ensureCompany } = await import('../shared/db/companies.js');

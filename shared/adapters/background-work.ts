@@ -2,7 +2,7 @@ import { logger } from '../logger.js';
 import { traced } from '../observability/tracer.js';
 import type { BackgroundWork, BackgroundWorkPort } from '../ports/background-work.js';
 import { SqsBackgroundWork } from './aws/sqs-background-work.js';
-import { InProcessWork } from './local/in-process-work.js';
+import { localAdapters, registeredLocalAdapters } from './local-registry.js';
 
 /**
  * Background work rides on the lead scheduler's queue, so SCHEDULER_ADAPTER chooses it too:
@@ -12,7 +12,7 @@ import { InProcessWork } from './local/in-process-work.js';
 export function createBackgroundWork(env: NodeJS.ProcessEnv = process.env): BackgroundWorkPort {
   const adapter = env.SCHEDULER_ADAPTER || 'aws';
   if (adapter === 'local') {
-    return new InProcessWork(
+    return new (localAdapters('SCHEDULER_ADAPTER').InProcessWork)(
       async (work) => {
         await (await import('../contact-imports/import-work.js')).advanceImport(work);
       },
@@ -43,7 +43,8 @@ export function setBackgroundWork(replacement?: BackgroundWorkPort): void {
 /** Work this process queued (local adapter only; tests and `npm start`): drains it, the count run. */
 export async function drainLocalWork(): Promise<number> {
   const port = backgroundWork();
-  return port instanceof InProcessWork ? port.drain() : 0;
+  const InProcessWork = registeredLocalAdapters()?.InProcessWork;
+  return InProcessWork && port instanceof InProcessWork ? port.drain() : 0;
 }
 
 export type { BackgroundWork };

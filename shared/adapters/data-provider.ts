@@ -1,5 +1,5 @@
 import type { DataProviderPort } from '../ports/data-provider.js';
-import { DeterministicDataProvider } from './local/deterministic-data-provider.js';
+import { localAdapters } from './local-registry.js';
 
 /** The setting that chooses the data provider; named in the 422 a data append gets without one. */
 export const DATA_PROVIDER_SETTING = 'DATA_PROVIDER';
@@ -11,7 +11,7 @@ export const DATA_PROVIDER_SETTING = 'DATA_PROVIDER';
  */
 export function createDataProvider(env: NodeJS.ProcessEnv = process.env): DataProviderPort | undefined {
   const configured = env[DATA_PROVIDER_SETTING];
-  if (configured === 'local') return new DeterministicDataProvider();
+  if (configured === 'local') return new (localAdapters(DATA_PROVIDER_SETTING).DeterministicDataProvider)();
   return undefined;
 }
 

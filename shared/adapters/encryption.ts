@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { traced } from '../observability/tracer.js';
 import type { EncryptionPort } from '../ports/encryption.js';
 import { KmsEncryption } from './aws/kms-encryption.js';
-import { LocalEncryption } from './local/local-encryption.js';
+import { localAdapters } from './local-registry.js';
 
 /**
  * ENCRYPTION_ADAPTER: `kms` (default; SECRETS_KEY_ARN, the stack's key) or `local`
@@ -13,7 +13,7 @@ import { LocalEncryption } from './local/local-encryption.js';
  */
 export function createEncryptionPort(env: NodeJS.ProcessEnv = process.env): EncryptionPort {
   const adapter = env.ENCRYPTION_ADAPTER || 'kms';
-  if (adapter === 'local') return new LocalEncryption(localKey(env));
+  if (adapter === 'local') return new (localAdapters('ENCRYPTION_ADAPTER').LocalEncryption)(localKey(env));
   if (adapter === 'kms') {
     const keyId = env.SECRETS_KEY_ARN;
     if (!keyId) throw new Error('SECRETS_KEY_ARN must be set for the KMS encryption adapter');

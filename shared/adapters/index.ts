@@ -5,14 +5,11 @@ import { traced } from '../observability/tracer.js';
 import { carrierTokenConfigured, carrierTokenSource } from './carrier-secret.js';
 import { SqsEvents } from './aws/sqs-events.js';
 import { TwilioCallControl } from './aws/twilio-call-control.js';
-import { CallControlRecorder } from './local/call-control-recorder.js';
-import { TableQueue } from './local/table-queue.js';
 import type { EmailPort } from '../ports/email.js';
 import type { NumberProvider } from '../ports/numbers.js';
 import { SesEmail } from './aws/ses-email.js';
 import { TwilioNumbers } from './aws/twilio-numbers.js';
-import { EmailOutbox } from './local/email-outbox.js';
-import { DEFAULT_LOCAL_NUMBER_RANGE, TestNumberRange } from './local/test-number-range.js';
+import { localAdapters } from './local-registry.js';
 
 /**
  * Wires each port to its adapter from the environment, once per process. Functions ask for a
@@ -22,7 +19,7 @@ import { DEFAULT_LOCAL_NUMBER_RANGE, TestNumberRange } from './local/test-number
 const emailAdapter = process.env.EMAIL_ADAPTER ?? 'ses';
 
 function createEmailPort(): EmailPort {
-  if (emailAdapter === 'local') return new EmailOutbox(process.env.OUTBOX_DIR);
+  if (emailAdapter === 'local') return new (localAdapters('EMAIL_ADAPTER').EmailOutbox)(process.env.OUTBOX_DIR);
   if (emailAdapter === 'ses') {
     const from = process.env.EMAIL_FROM;
     if (!from) throw new Error('EMAIL_FROM must be set for the SES e-mail adapter');
@@ -69,7 +66,10 @@ const CARRIER_SETTINGS = 'TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN_SECRET (or TW
  */
 export function createNumberProvider(env: NodeJS.ProcessEnv = process.env): NumberProvider {
   const adapter = env.NUMBER_PROVIDER || 'twilio';
-  if (adapter === 'local') return new TestNumberRange(env.LOCAL_NUMBER_RANGE || DEFAULT_LOCAL_NUMBER_RANGE);
+  if (adapter === 'local') {
+    const { TestNumberRange, DEFAULT_LOCAL_NUMBER_RANGE } = localAdapters('NUMBER_PROVIDER');
+    return new TestNumberRange(env.LOCAL_NUMBER_RANGE || DEFAULT_LOCAL_NUMBER_RANGE);
+  }
   if (adapter === 'twilio') {
     const accountSid = env.TWILIO_ACCOUNT_SID;
     if (!accountSid || !carrierTokenConfigured(env)) {
@@ -95,7 +95,7 @@ export function numberProvider(): NumberProvider {
 export function createEventQueue(env: NodeJS.ProcessEnv = process.env): EventQueuePort {
   const adapter = env.EVENTS_ADAPTER || 'sqs';
   if (adapter === 'local') {
-    return new TableQueue({
+    return new (localAdapters('EVENTS_ADAPTER').TableQueue)({
       name: env.LOCAL_QUEUE_NAME || 'events',
       visibilityTimeoutSeconds: LOCAL_VISIBILITY_TIMEOUT_SECONDS,
       // As the stack's redrive policy: one receive per attempt of the retry schedule.
@@ -135,7 +135,7 @@ export function setEventQueue(replacement?: EventQueuePort): void {
 /** TELEPHONY_ADAPTER: `twilio` (default; the carrier settings above) or `local` (recorded; kept under OUTBOX_DIR when set). */
 export function createTelephonyPort(env: NodeJS.ProcessEnv = process.env): TelephonyPort {
   const adapter = env.TELEPHONY_ADAPTER || 'twilio';
-  if (adapter === 'local') return new CallControlRecorder(env.OUTBOX_DIR);
+  if (adapter === 'local') return new (localAdapters('TELEPHONY_ADAPTER').CallControlRecorder)(env.OUTBOX_DIR);
   if (adapter === 'twilio') {
     if (!env.TWILIO_ACCOUNT_SID || !carrierTokenConfigured(env)) throw new Error(`${CARRIER_SETTINGS} must be set to control calls`);
     return new TwilioCallControl({ accountSid: env.TWILIO_ACCOUNT_SID, authToken: carrierTokenSource(env), baseUrl: env.TWILIO_API_BASE });

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import type { ObjectStoragePort } from '../ports/object-storage.js';
 import { traced } from '../observability/tracer.js';
 import { S3_CLIENT_OPTIONS, S3ObjectStorage } from './aws/s3-object-storage.js';
-import { FileObjectStorage } from './local/file-object-storage.js';
+import { localAdapters } from './local-registry.js';
 import { OBJECT_STORAGE_BUCKET_SETTING, objectStorageMissingSetting } from './object-storage-settings.js';
 
 /**
@@ -15,7 +15,7 @@ export function createObjectStorage(env: NodeJS.ProcessEnv = process.env): Objec
   const missing = objectStorageMissingSetting(env);
   if (missing) throw new Error(`${missing} must be set (s3 or local) for object storage uploads`);
   if ((env.OBJECT_STORAGE_ADAPTER || 's3') === 'local') {
-    return new FileObjectStorage(env.OBJECT_STORAGE_DIR || join(resolve(env.DATA_DIR ?? '.data'), 'objects'));
+    return new (localAdapters('OBJECT_STORAGE_ADAPTER').FileObjectStorage)(env.OBJECT_STORAGE_DIR || join(resolve(env.DATA_DIR ?? '.data'), 'objects'));
   }
   // The client is made on first use (S3ObjectStorage says why).
   let client: Promise<import('@aws-sdk/client-s3').S3Client> | undefined;

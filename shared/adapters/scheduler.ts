@@ -1,7 +1,7 @@
 import { traced } from '../observability/tracer.js';
 import type { SchedulerPort } from '../ports/scheduler.js';
 import { EventBridgeScheduler, schedulerConfigFromEnv } from './aws/event-bridge-scheduler.js';
-import { TableScheduler } from './local/table-scheduler.js';
+import { localAdapters } from './local-registry.js';
 
 /**
  * SCHEDULER_ADAPTER: `aws` (default; EventBridge Scheduler plus the runner's SQS queue for steps
@@ -11,7 +11,7 @@ import { TableScheduler } from './local/table-scheduler.js';
  */
 export function createSchedulerPort(env: NodeJS.ProcessEnv = process.env): SchedulerPort {
   const adapter = env.SCHEDULER_ADAPTER || 'aws';
-  if (adapter === 'local') return new TableScheduler(env.LOCAL_SCHEDULER_NAME || 'leads');
+  if (adapter === 'local') return new (localAdapters('SCHEDULER_ADAPTER').TableScheduler)(env.LOCAL_SCHEDULER_NAME || 'leads');
   if (adapter === 'aws') {
     const config = schedulerConfigFromEnv(env);
     // The clients are made on first use (the adapter says why).

@@ -3,7 +3,7 @@ import type { TranscriptionPort } from '../ports/transcription.js';
 import { AmazonTranscribe } from './aws/amazon-transcribe.js';
 import { CarrierRecordingCopy } from './aws/carrier-recording-copy.js';
 import { carrierTokenConfigured, carrierTokenSource } from './carrier-secret.js';
-import { FixedTranscripts } from './local/fixed-transcripts.js';
+import { localAdapters } from './local-registry.js';
 
 /**
  * TRANSCRIPTION_ADAPTER: `aws` (default; Amazon Transcribe, TRANSCRIPTS_BUCKET for its output,
@@ -15,7 +15,7 @@ import { FixedTranscripts } from './local/fixed-transcripts.js';
  */
 export function createTranscriptionPort(env: NodeJS.ProcessEnv = process.env): TranscriptionPort {
   const adapter = env.TRANSCRIPTION_ADAPTER || 'aws';
-  if (adapter === 'local') return new FixedTranscripts();
+  if (adapter === 'local') return new (localAdapters('TRANSCRIPTION_ADAPTER').FixedTranscripts)();
   if (adapter === 'aws') {
     const outputBucket = env.TRANSCRIPTS_BUCKET;
     if (!outputBucket) throw new Error('TRANSCRIPTS_BUCKET must be set for the Amazon Transcribe adapter');

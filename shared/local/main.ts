@@ -48,7 +48,9 @@ process.env.OBJECT_STORAGE_ADAPTER ??= 'local';
 process.env.OBJECT_STORAGE_DIR ??= join(dataDir, 'objects');
 const runtimeFile = join(dataDir, 'runtime.json');
 
-// Imported only now: these modules read the configuration above when they load.
+// Imported only now: these modules read the configuration above when they load. The local
+// adapters first: the factories find them registered (they are not in Lambda bundles).
+await import('../adapters/local/register.js');
 const { createDocumentClient } = await import('../db/client.js');
 const { ensureTable } = await import('./table-setup.js');
 const { localVoiceToken, seedDefaultCompany } = await import('./seed.js');

@@ -19,6 +19,7 @@ process.env.DYNAMODB_ENDPOINT = runtime.dynamodb_endpoint;
 process.env.TABLE_NAME = runtime.table_name;
 process.env.EVENTS_ADAPTER = 'local';
 
+await import('../adapters/local/register.js');
 const { eventQueue } = await import('../adapters/index.js');
 const queue = eventQueue() as import('../adapters/local/table-queue.js').TableQueue;
 const waiting = await queue.deadLetters();

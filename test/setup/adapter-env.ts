@@ -1,4 +1,13 @@
 /**
+ * Registers the local adapters with the factories (shared/adapters/local/register.ts): they are
+ * not imported by the factories, so no Lambda bundle carries them. Call it once DYNAMODB_ENDPOINT
+ * and TABLE_NAME are set (the table queue and scheduler load the database client).
+ */
+export async function registerLocalAdapters(): Promise<void> {
+  await import('../../shared/adapters/local/register.js');
+}
+
+/**
  * The settings every test run shares: local adapters (nothing leaves the machine), quiet logs,
  * and the voice carrier's test token. The run's own setup file sets the database first.
  */

@@ -1,10 +1,11 @@
 import { inject } from 'vitest';
-import { setLocalTestEnvironment } from './adapter-env.js';
+import { registerLocalAdapters, setLocalTestEnvironment } from './adapter-env.js';
 
 // Runs before each test file's imports, so shared/config.ts reads these at module load.
 process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
 process.env.TABLE_NAME = inject('tableName');
 setLocalTestEnvironment();
+await registerLocalAdapters();
 
 // A number range of this file's own (see test/fixtures/number-range.ts). Imported only now: the
 // database modules read the settings above when they load.

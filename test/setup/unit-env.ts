@@ -1,7 +1,8 @@
 // Environment for the unit-only run (vitest.unit.config.ts): no DynamoDB Local is started, so
 // the endpoint points at a closed port; a unit test that reaches the database fails loudly.
-import { setLocalTestEnvironment } from './adapter-env.js';
+import { registerLocalAdapters, setLocalTestEnvironment } from './adapter-env.js';
 
 process.env.DYNAMODB_ENDPOINT = 'http://127.0.0.1:9';
 process.env.TABLE_NAME = 'unit-tests-have-no-table';
 setLocalTestEnvironment();
+await registerLocalAdapters();

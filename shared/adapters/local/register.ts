@@ -1,0 +1,31 @@
+import { registerLocalAdapters } from '../local-registry.js';
+import { CallControlRecorder } from './call-control-recorder.js';
+import { DeterministicDataProvider } from './deterministic-data-provider.js';
+import { EmailOutbox } from './email-outbox.js';
+import { FileObjectStorage } from './file-object-storage.js';
+import { FixedTranscripts } from './fixed-transcripts.js';
+import { InProcessWork } from './in-process-work.js';
+import { LocalEncryption } from './local-encryption.js';
+import { TableQueue } from './table-queue.js';
+import { TableScheduler } from './table-scheduler.js';
+import { DEFAULT_LOCAL_NUMBER_RANGE, TestNumberRange } from './test-number-range.js';
+
+/**
+ * Registers every local adapter with the factories (shared/adapters/local-registry.ts). Imported
+ * by the local entry points only (`npm start`, the CLIs that build ports, the test setup, the
+ * benches), never by a Lambda handler. It loads the database client (the table queue and
+ * scheduler use it): import it once DYNAMODB_ENDPOINT and TABLE_NAME are set.
+ */
+registerLocalAdapters({
+  CallControlRecorder,
+  DeterministicDataProvider,
+  EmailOutbox,
+  FileObjectStorage,
+  FixedTranscripts,
+  InProcessWork,
+  LocalEncryption,
+  TableQueue,
+  TableScheduler,
+  TestNumberRange,
+  DEFAULT_LOCAL_NUMBER_RANGE,
+});
