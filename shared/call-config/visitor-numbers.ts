@@ -4,6 +4,7 @@ import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
 import { getItems, queryAllRecords } from '../db/records.js';
 import { visitorTokens, type VisitorTokenMatcher } from './inbound-tokens.js';
+import { numbersOfPool } from '../numbers/lookup.js';
 
 /**
  * Dynamic number insertion: a landing-page visitor gets one of a ring pool's numbers, held for
@@ -25,8 +26,8 @@ const MAX_TRIES = 8;
 
 /** Undefined when the pool has no numbers. */
 export async function assignVisitorNumber(companyId: number, poolId: number, params: Readonly<Record<string, string>>, holdSeconds: number, now: Date): Promise<VisitorNumber | undefined> {
-  const [numbers, matchers] = await Promise.all([queryAllRecords(companyId, 'phone_numbers'), queryAllRecords(companyId, 'visitor_token_matchers')]);
-  const members = numbers.filter((number) => number.ring_pool_id === poolId && typeof number.number === 'string');
+  // The pool's numbers only (one Query of the number index), not every number of the company.
+  const [members, matchers] = await Promise.all([numbersOfPool(companyId, poolId), queryAllRecords(companyId, 'visitor_token_matchers')]);
   if (members.length === 0) return undefined;
   const tokens = visitorTokens(matchers as unknown as VisitorTokenMatcher[], params, poolId);
   const heldUntil = new Date(now.getTime() + holdSeconds * 1000).toISOString();
