@@ -39,11 +39,11 @@ const keyText = (key: { pk?: unknown; sk?: unknown }) => `${String(key.pk)}\n${S
 /**
  * Reads `itemKeys` (asked once each) and every record of `resources`, in one round trip when the
  * hints hold. `prior`: an earlier read of the same company in this request; what it asked is
- * taken from it, not asked again.
+ * taken from it, not asked again. `consistent`: the items read strongly consistent.
  */
-export async function readKeyed(companyId: number, itemKeys: readonly Key[], resources: readonly string[] = [], prior?: KeyedRead): Promise<KeyedRead> {
+export async function readKeyed(companyId: number, itemKeys: readonly Key[], resources: readonly string[] = [], prior?: KeyedRead, options: { consistent?: boolean } = {}): Promise<KeyedRead> {
   if (prior) {
-    const fresh = await readKeyed(companyId, itemKeys.filter((key) => !prior.asked(key)), resources.filter((resource) => !prior.covers(resource)));
+    const fresh = await readKeyed(companyId, itemKeys.filter((key) => !prior.asked(key)), resources.filter((resource) => !prior.covers(resource)), undefined, options);
     return {
       item: (key) => (prior.asked(key) ? prior.item(key) : fresh.item(key)),
       rows: (resource) => (prior.covers(resource) ? prior.rows(resource) : fresh.rows(resource)),
@@ -58,7 +58,7 @@ export async function readKeyed(companyId: number, itemKeys: readonly Key[], res
   const countKey = (resource: string) => keys.sequence(companyId, resource);
   const unique = new Map([...itemKeys, ...counted.map(countKey)].map((key) => [keyText(key), key]));
   const [items, ...queriedRows] = await Promise.all([
-    unique.size ? getItems([...unique.values()]) : Promise.resolve([]),
+    unique.size ? getItems([...unique.values()], options) : Promise.resolve([]),
     ...queried.map((resource) => queryAllRecords(companyId, resource)),
   ]);
   const byKey = new Map(items.map((item) => [keyText(item), item]));

@@ -24,7 +24,7 @@ export type CallRecord = StoredRecord & {
   version: number;
 };
 
-function callKey(companyId: number, id: number) {
+export function callKey(companyId: number, id: number) {
   return { pk: keys.dayPartition(companyId, CALLS, dayOfId(id)), sk: padId(id) };
 }
 

@@ -82,8 +82,12 @@ export async function getLookup(key: Key): Promise<{ company_id: number; id: num
   return result.Item ? { company_id: Number(result.Item.company_id), id: Number(result.Item.id) } : undefined;
 }
 
-/** The items that exist among `itemKeys`, in no particular order (BatchGetItem, 100 a call). */
-export async function getItems(itemKeys: readonly Key[]): Promise<Record<string, unknown>[]> {
+/**
+ * The items that exist among `itemKeys`, in no particular order (BatchGetItem, 100 a call).
+ * `consistent`: strongly consistent reads (twice the read units), for an item a step must see as
+ * the previous step left it (a call between its webhooks).
+ */
+export async function getItems(itemKeys: readonly Key[], options: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> {
   // BatchGetItem takes 100 keys: the batches go out side by side (one round trip up to 2,500
   // keys; a bigger read goes in waves so one request cannot open hundreds of connections), each
   // retrying its own unprocessed keys with backoff.
@@ -91,7 +95,7 @@ export async function getItems(itemKeys: readonly Key[]): Promise<Record<string,
   for (let start = 0; start < itemKeys.length; start += 100) batches.push(itemKeys.slice(start, start + 100));
   const items: Record<string, unknown>[] = [];
   for (let start = 0; start < batches.length; start += BATCHES_AT_ONCE) {
-    for (const found of await Promise.all(batches.slice(start, start + BATCHES_AT_ONCE).map(getBatch))) items.push(...found);
+    for (const found of await Promise.all(batches.slice(start, start + BATCHES_AT_ONCE).map((batch) => getBatch(batch, options.consistent === true)))) items.push(...found);
   }
   return items;
 }
@@ -99,11 +103,11 @@ export async function getItems(itemKeys: readonly Key[]): Promise<Record<string,
 /** BatchGetItems in flight at once for one read. */
 const BATCHES_AT_ONCE = 25;
 
-async function getBatch(batch: readonly Key[]): Promise<Record<string, unknown>[]> {
+async function getBatch(batch: readonly Key[], consistent: boolean): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let requestKeys: Record<string, unknown>[] | undefined = [...batch];
   for (let attempt = 0; requestKeys?.length && attempt < 8; attempt++) {
-    const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requestKeys } } }));
+    const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requestKeys, ...(consistent ? { ConsistentRead: true } : {}) } } }));
     items.push(...(result.Responses?.[tableName] ?? []));
     requestKeys = result.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined;
     if (requestKeys?.length) await new Promise((done) => setTimeout(done, 25 * 2 ** attempt));
