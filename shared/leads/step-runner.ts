@@ -2,7 +2,8 @@ import { objectStorage } from '../adapters/object-storage.js';
 import { telephonyPort } from '../adapters/index.js';
 import { blacklistPut } from '../contacts/blacklist.js';
 import type { TransactItem } from '../db/client.js';
-import { getRecord, queryAllRecords, queryRecordPage } from '../db/records.js';
+import { getRecord, queryAllRecords } from '../db/records.js';
+import { numbersOfOffer } from '../numbers/lookup.js';
 import { webhookMessages } from '../events/webhook-messages.js';
 import type { EventName } from '../events/event-names.js';
 import { renderTemplate } from '../events/templates.js';
@@ -420,8 +421,8 @@ function smsNumber(context: StepContext): Promise<string | undefined> {
   const offerId = context.schedule.offer_id;
   if (typeof offerId !== 'number') return Promise.resolve(undefined);
   return cached(context, `sms${offerId}`, async () => {
-    const { records } = await queryRecordPage({ companyId: context.companyId, resource: 'phone_numbers', direction: 'asc', limit: 1, accept: (row) => row.offer_id === offerId });
-    return typeof records[0]?.number === 'string' ? records[0].number : undefined;
+    // The offer's numbers only (one Query of the number index), not a walk of the company's.
+    return (await numbersOfOffer(context.companyId, offerId))[0]?.number;
   });
 }
 
