@@ -1,5 +1,6 @@
 import { keys, type Key } from '../db/keys.js';
 import { getItems, queryAllRecords, type StoredRecord } from '../db/records.js';
+import { RecentMap } from '../recent-map.js';
 
 /**
  * One round trip for what a call step reads: its items by key in one BatchGetItem, and the small
@@ -25,13 +26,10 @@ export interface KeyedRead {
 }
 
 /** Per company and resource: had records when last counted (a cost hint, see above). */
-const hadRecords = new Map<string, boolean>();
-const HINTS_LIMIT = 20_000;
+const hadRecords = new RecentMap<string, boolean>(20_000);
 
 function remember(hint: string, value: boolean): void {
-  hadRecords.delete(hint);
   hadRecords.set(hint, value);
-  if (hadRecords.size > HINTS_LIMIT) hadRecords.delete(hadRecords.keys().next().value!);
 }
 
 const keyText = (key: { pk?: unknown; sk?: unknown }) => `${String(key.pk)}\n${String(key.sk)}`;

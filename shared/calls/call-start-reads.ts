@@ -11,6 +11,7 @@ import type { RoutingBuyer } from '../routing/route-buyers.js';
 import { buyerCountKeys, loadRoutingBuyers, noteBuyerCountFrom, partitionReadFits, queryRoutingBuyers, routingBuyerKeys, routingBuyersFrom, selectedBuyerIds, selectionBuyerIds, selectionGroupIds } from '../routing/router.js';
 import { carrierCallKey, getCall, type CallRecord } from './call-store.js';
 import { DIAL_RESOURCES, type DialKnown } from './dial-reads.js';
+import { RecentMap } from '../recent-map.js';
 
 /**
  * What an inbound call reads before it is routed, in as few round trips as the checks allow
@@ -49,13 +50,10 @@ export interface ArrivingCall {
 }
 
 /** Per called number: the route its lookup item gave when last read (a hint: checked against the lookup read with it). */
-const ROUTES_LIMIT = 20_000;
-const routes = new Map<string, NumberRoute>();
+const routes = new RecentMap<string, NumberRoute>(20_000);
 
 function rememberRoute(number: NumberRoute): void {
-  routes.delete(number.number);
   routes.set(number.number, number);
-  if (routes.size > ROUTES_LIMIT) routes.delete(routes.keys().next().value!);
 }
 
 const sameRoute = (a: NumberRoute, b: NumberRoute) =>
@@ -127,17 +125,14 @@ interface OfferChain {
 }
 
 const CHAINS_LIMIT = 5000;
-const chains = new Map<string, OfferChain>();
+const chains = new RecentMap<string, OfferChain>(CHAINS_LIMIT);
 const chainKey = (companyId: number, offerId: number) => `${companyId}#${offerId}`;
 /** Ids once each, ascending (BatchGetItem refuses a key asked twice). */
 const uniqueSorted = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, index) => id === b[index]);
 
 function rememberChain(companyId: number, offerId: number, chain: OfferChain): void {
-  const key = chainKey(companyId, offerId);
-  chains.delete(key);
-  chains.set(key, chain);
-  if (chains.size > CHAINS_LIMIT) chains.delete(chains.keys().next().value!);
+  chains.set(chainKey(companyId, offerId), chain);
 }
 
 /**

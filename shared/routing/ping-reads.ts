@@ -4,6 +4,7 @@ import { getItems, getLookup, getRecord, getRecords, withoutKeys, type StoredRec
 import { noWebhook } from './inbound.js';
 import type { RoutingBuyer } from './route-buyers.js';
 import { buyerCountKeys, loadRoutingBuyers, noteBuyerCountFrom, partitionReadFits, queryRoutingBuyers, routingBuyerKeys, routingBuyersFrom, selectionBuyerIds, selectionGroupIds, selectsBuyers } from './router.js';
+import { RecentMap } from '../recent-map.js';
 
 /**
  * What a ping reads before its decision, in as few round trips as correctness allows.
@@ -36,13 +37,10 @@ interface Chain {
 }
 
 /** Vanity names remembered at most (oldest forgotten first): a few bytes each. */
-const CHAINS_LIMIT = 2000;
-const chains = new Map<string, Chain>();
+const chains = new RecentMap<string, Chain>(2000);
 
 function remember(vanity: string, chain: Chain): void {
-  chains.delete(vanity);
   chains.set(vanity, chain);
-  if (chains.size > CHAINS_LIMIT) chains.delete(chains.keys().next().value!);
 }
 
 const vanityKey = (vanity: string): Key => keys.globalLookup('inbound_webhooks', 'vanity_uri', vanity);

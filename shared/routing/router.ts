@@ -3,6 +3,7 @@ import { buyerIdOfStats } from '../buyers/counters.js';
 import { queryPages } from '../db/query.js';
 import { getItems, getRecords, withoutKeys } from '../db/records.js';
 import type { RoutingBuyer } from './route-buyers.js';
+import { RecentMap } from '../recent-map.js';
 
 /**
  * The I/O around the routing decision: the wanted buyers and their `stats#` counter items, read
@@ -89,13 +90,10 @@ export function readsBuyersPartition(wantedCount: number, companyBuyerCount: num
 }
 
 /** Each company's buyer count as last read in this function (a cost hint: stale is harmless). */
-const buyerCounts = new Map<number, number>();
-const BUYER_COUNTS_LIMIT = 10_000;
+const buyerCounts = new RecentMap<number, number>(10_000);
 
 function noteBuyerCount(companyId: number, count: number): void {
-  buyerCounts.delete(companyId);
   buyerCounts.set(companyId, count);
-  if (buyerCounts.size > BUYER_COUNTS_LIMIT) buyerCounts.delete(buyerCounts.keys().next().value!);
 }
 
 /** Should this read of `wanted` buyers take the whole partition (see readsBuyersPartition)? */
