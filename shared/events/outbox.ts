@@ -34,7 +34,7 @@ export interface StagedMessages {
 const MESSAGES_PER_ITEM = 25;
 const RAW_BYTES_PER_ITEM = 64 * 1024;
 
-export function packMessages(messages: readonly QueueMessage[]): Uint8Array {
+function packMessages(messages: readonly QueueMessage[]): Uint8Array {
   return deflateRawSync(Buffer.from(JSON.stringify(messages)));
 }
 
@@ -42,14 +42,14 @@ export function packMessages(messages: readonly QueueMessage[]): Uint8Array {
  * The messages of an outbox item: `messages_z` (deflated JSON array), or `message` (one message
  * as JSON text: items written before messages were packed).
  */
-export function unpackMessages(item: Record<string, unknown>): QueueMessage[] {
+function unpackMessages(item: Record<string, unknown>): QueueMessage[] {
   const packed = item.messages_z;
   if (packed instanceof Uint8Array) return JSON.parse(inflateRawSync(packed).toString('utf8')) as QueueMessage[];
   return [JSON.parse(String(item.message)) as QueueMessage];
 }
 
 /** The messages split into the groups that share an item, in order. Pure. */
-export function outboxGroups(messages: readonly QueueMessage[]): QueueMessage[][] {
+function outboxGroups(messages: readonly QueueMessage[]): QueueMessage[][] {
   const groups: QueueMessage[][] = [];
   let bytes = 0;
   for (const message of messages) {

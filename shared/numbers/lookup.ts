@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
 import { queryPages } from '../db/query.js';
-import { getItems, queryAllRecords } from '../db/records.js';
+import { getItems } from '../db/records.js';
 import { NUMBER_INDEX } from './number-index.js';
 
 /**
@@ -57,12 +57,6 @@ export async function takenNumbers(numbers: readonly string[]): Promise<Set<stri
   const byKey = new Map(unique.map((number) => [numberLookupKey(number).pk, number]));
   const items = await getItems(unique.map(numberLookupKey));
   return new Set(items.map((item) => byKey.get(String(item.pk))).filter((number): number is string => number !== undefined));
-}
-
-/** Every tracking number of the company, as routes (one Query of the whole partition, for callers that need the whole set). */
-export async function numbersOfCompany(companyId: number): Promise<NumberRoute[]> {
-  const records = await queryAllRecords(companyId, PHONE_NUMBERS);
-  return records.map((record) => toNumberRoute(String(record.number), record));
 }
 
 /**
