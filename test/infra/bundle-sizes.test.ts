@@ -16,7 +16,7 @@ import { BUNDLE_GOAL_KB, esbuildOptions, lambdaBundleFile } from '../../infra/co
  */
 const CEILING_KB: Readonly<Record<string, number>> = {
   // 495.5 and 340.2 KB since the local adapters left every bundle (shared/adapters/local-registry.ts).
-  admin: 496,
+  admin: 497,
   contacts: 341,
 };
 
