@@ -1,0 +1,23 @@
+import { defineView } from '../define.js';
+import * as routing from '../routing.js';
+
+export const incomingTextMessagesView = defineView({
+  name: routing.incomingTextMessages.name,
+  type: 'IncomingTextMessage',
+  columns: [
+    'company_id',
+    'phone_number_id',
+    'offer_id',
+    'from',
+    'to',
+    'body',
+    'num_media',
+    'media_urls',
+    'carrier',
+    'carrier_message_id',
+    'received_at',
+    'contact_id',
+    'opt_out',
+    'opt_out_keyword',
+  ],
+});

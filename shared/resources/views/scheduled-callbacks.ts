@@ -1,0 +1,8 @@
+import { defineView } from '../define.js';
+import * as routing from '../routing.js';
+
+export const scheduledCallbacksView = defineView({
+  name: routing.scheduledCallbacks.name,
+  type: 'ScheduledCallback',
+  columns: ['company_id', 'lead_id', 'schedule_id', 'caller_id', 'callback_at', 'notes'],
+});

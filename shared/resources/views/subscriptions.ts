@@ -1,0 +1,8 @@
+import { defineView } from '../define.js';
+import * as routing from '../routing.js';
+
+export const subscriptionsView = defineView({
+  name: routing.subscriptions.name,
+  type: 'Subscription',
+  columns: ['target_url', 'event', 'trigger_fields', 'enabled', 'failing_since', 'disabled_at', 'disabled_reason'],
+});
