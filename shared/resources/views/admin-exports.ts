@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../admin-exports.ts are shown (their views); their write side stays there. Imports no schema. */
+
 export const adminTableExportersView = defineView({
   name: routing.adminTableExporters.name,
   type: 'AdminTableExporter',

@@ -2,6 +2,8 @@ import { routeGroups, type RouteGroup } from '../../http/route-groups.js';
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../admin-records.ts are shown (their views); their write side stays there. Imports no schema. */
+
 /** What a route group's function is, from its declaration (the deployment's facts, not stored). */
 function clusterFacts(record: Record<string, unknown>): Record<string, unknown> {
   const group = routeGroups[record.server_role as RouteGroup] as { description: string; ports?: readonly string[] } | undefined;

@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../contact-fields.ts are shown (their views); their write side stays there. Imports no schema. */
+
 export const contactFieldsView = defineView({
   name: routing.contactFields.name,
   type: 'ContactField',

@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../data-appends.ts are shown (their views); their write side stays there. Imports no schema. */
+
 export const dataAppendGroupsView = defineView({
   name: routing.dataAppendGroups.name,
   type: 'DataAppendGroup',

@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../incoming-text-messages.ts are shown (their views); their write side stays there. Imports no schema. */
+
 export const incomingTextMessagesView = defineView({
   name: routing.incomingTextMessages.name,
   type: 'IncomingTextMessage',

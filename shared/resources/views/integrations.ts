@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../integrations.ts are shown (their views); their write side stays there. Imports no schema. */
+
 /** The eleven kinds of external system (the reference's neutral names), with their category. */
 export const INTEGRATION_CATEGORIES = {
   blacklist_provider: 'compliance',

@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../key-press-flows.ts are shown (their views); their write side stays there. Imports no schema. */
+
 export const callControlActionsView = defineView({
   name: routing.callControlActions.name,
   type: 'CallControlAction',

@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../offer-amd-flows.ts are shown (their views); their write side stays there. Imports no schema. */
+
 export const offerAmdFlowsView = defineView({
   name: routing.offerAmdFlows.name,
   type: 'OfferAmdFlow',

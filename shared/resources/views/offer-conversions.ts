@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../offer-conversions.ts are shown (their views); their write side stays there. Imports no schema. */
+
 export const offerConversionsView = defineView({
   name: routing.offerConversions.name,
   type: 'OfferConversion',

@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../outgoing-webhooks.ts are shown (their views); their write side stays there. Imports no schema. */
+
 export const outgoingWebhooksView = defineView({
   name: routing.outgoingWebhooks.name,
   type: 'OutgoingWebhook',

@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../phone-numbers.ts are shown (their views); their write side stays there. Imports no schema. */
+
 export const phoneNumbersView = defineView({
   name: routing.phoneNumbers.name,
   type: 'PhoneNumber',

@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../schedule-actions.ts are shown (their views); their write side stays there. Imports no schema. */
+
 const CATEGORY: Record<string, string> = {
   dial: 'outbound',
   wait: 'timing',

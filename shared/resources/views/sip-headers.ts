@@ -1,6 +1,8 @@
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../sip-headers.ts are shown (their views); their write side stays there. Imports no schema. */
+
 export const sipHeadersView = defineView({
   name: routing.sipHeaders.name,
   type: 'SipHeader',

@@ -2,6 +2,8 @@ import { fireStatus } from '../../events/fire-status.js';
 import { defineView } from '../define.js';
 import * as routing from '../routing.js';
 
+/** How the resources of ../webhook-manual-fires.ts are shown (their views); their write side stays there. Imports no schema. */
+
 export const webhookManualFiresView = defineView({
   name: routing.webhookManualFires.name,
   type: 'WebhookManualFire',
