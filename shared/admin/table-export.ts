@@ -3,7 +3,8 @@ import { createRecord, deleteRecord, nextId, queryAllRecords, queryRecordPage, u
 import { objectStorage } from '../adapters/object-storage.js';
 import { toCsv } from '../http/csv.js';
 import { ValidationError } from '../http/errors.js';
-import { allColumns, type HookContext, type ResourceBehaviour, type ResourceDefinition } from '../resources/define.js';
+import { EXPORTABLE_RESOURCES } from '../resources/admin-exports.js';
+import { allColumns, type HookContext, type ResourceBehaviour, type ResourceView } from '../resources/define.js';
 import { serializeMany } from '../resources/engine.js';
 import { recordPredicate } from '../resources/list-conditions.js';
 import { exportFileKey } from './export-keys.js';
@@ -23,26 +24,24 @@ export const MAX_FILES_PER_RUN = 10;
 /** And at most this many records per run, so a run with large files stays well within a request's time. */
 export const MAX_RECORDS_PER_RUN = 10_000;
 
-/** Presigned URLs are made when a record is shown, so a stored one never goes stale. */
-const URL_SECONDS = 3600;
-
 const EXPORTERS = 'admin_table_exporters';
 const FILES = 'data_export_records';
 
 /**
- * The registry is imported on first use: the admin function bundles every definition for its
- * exports (an export can read any resource with a CSV list), but evaluates them only when an
- * export runs, not at every cold start (docs/benchmarks.md, "Lambda bundles").
+ * The exported resource's view (shared/resources/view-registry.ts): what serializing its records
+ * needs, without its schemas or write hooks, so the admin function bundles only views. Imported
+ * on first use: evaluated when an export runs, not at every cold start (docs/benchmarks.md,
+ * "Lambda bundles"). Only resources whose list answers as CSV can be exported.
  */
-async function exportedResource(name: unknown): Promise<ResourceDefinition> {
-  const { resourceByName } = await import('../resources/registry.js');
-  const resource = typeof name === 'string' ? resourceByName(name) : undefined;
-  if (!resource) throw new ValidationError({ data_type: ['is not a resource that can be exported'] });
-  return resource;
+async function exportedView(name: unknown): Promise<ResourceView> {
+  const { viewByName } = await import('../resources/view-registry.js');
+  const view = typeof name === 'string' && EXPORTABLE_RESOURCES.includes(name) ? viewByName(name) : undefined;
+  if (!view) throw new ValidationError({ data_type: ['is not a resource that can be exported'] });
+  return view;
 }
 
 /** The columns a file has: those asked for (each a column of the resource), or all of them. */
-export function exportColumns(resource: ResourceDefinition, asked: unknown): string[] {
+export function exportColumns(resource: ResourceView, asked: unknown): string[] {
   const known = allColumns(resource);
   if (!Array.isArray(asked) || asked.length === 0) return known;
   const unknown = asked.filter((name) => !known.includes(String(name)));
@@ -50,18 +49,12 @@ export function exportColumns(resource: ResourceDefinition, asked: unknown): str
   return asked.map(String);
 }
 
-/** A URL for a stored file: presigned in S3; the local store's file path otherwise. */
-async function fileUrl(key: unknown, stored: unknown): Promise<string | null> {
-  if (typeof key !== 'string') return null;
-  return (await objectStorage().presignedGetUrl(key, URL_SECONDS)) ?? (typeof stored === 'string' ? stored : null);
-}
-
 /** Writes files until the export is done, paused, or this run's files are written; returns the exporter's changes. */
 export async function runExport(context: HookContext, exporter: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (exporter.paused || exporter.succeeded_at) return {};
   const companyId = context.companyId;
   const id = exporter.id as number;
-  const resource = await exportedResource(exporter.data_type);
+  const resource = await exportedView(exporter.data_type);
   const columns = exportColumns(resource, exporter.export_column_names);
   const perFile = Number(exporter.records_per_file) || 1;
   const accept = recordPredicate({
@@ -126,15 +119,9 @@ async function recordFile(
   await createRecord(context.companyId, FILES, record);
 }
 
-/** Stored file locations, shown as fresh URLs. */
-function urlEnricher(keyField: string, urlField: string): NonNullable<ResourceBehaviour['enrich']> {
-  return async (_context, records) =>
-    new Map(await Promise.all(records.map(async (record) => [record.id as number, { [urlField]: await fileUrl(record[keyField], record[urlField]) }] as const)));
-}
-
 export const exporterBehaviour: ResourceBehaviour = {
   prepareCreate: async (_context, fields) => {
-    exportColumns(await exportedResource(fields.data_type), fields.export_column_names);
+    exportColumns(await exportedView(fields.data_type), fields.export_column_names);
     return fields;
   },
   // A create runs the export in its request; an update that leaves the exporter unpaused goes on from
@@ -149,9 +136,4 @@ export const exporterBehaviour: ResourceBehaviour = {
       await deleteRecord(context.companyId, FILES, file.id);
     }
   },
-  enrich: urlEnricher('export_file_key', 'export_file_url'),
-};
-
-export const exportRecordBehaviour: ResourceBehaviour = {
-  enrich: urlEnricher('file_key', 'file_url'),
 };

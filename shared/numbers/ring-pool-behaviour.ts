@@ -4,18 +4,7 @@ import type { HookContext } from '../resources/define.js';
 import { indexChanges, lookupsOf } from '../resources/engine.js';
 import { phoneNumbers } from '../resources/phone-numbers.js';
 
-/** The ring_pools resource's behaviour: its numbers, and letting go of them when it is deleted. */
-
-/** `phone_number_ids` and `numbers_count` of a page of pools: one Query of the company's numbers. */
-export async function enrich(context: HookContext, pools: readonly Record<string, unknown>[]) {
-  const numbers = await queryAllRecords(context.companyId, phoneNumbers.name);
-  const out = new Map<number, Record<string, unknown>>();
-  for (const pool of pools) {
-    const ids = numbers.filter((number) => number.ring_pool_id === pool.id).map((number) => number.id);
-    out.set(Number(pool.id), { phone_number_ids: ids, numbers_count: ids.length });
-  }
-  return out;
-}
+/** The ring_pools resource's behaviour: letting go of its numbers when it is deleted (its shown numbers: ring-pool-enrich.ts). */
 
 /**
  * Takes the deleted pool's numbers out of it: each number's `ring_pool_id` and its lookup item

@@ -3,6 +3,7 @@ import { booleanParam, idParam, integerParam, oneOf } from '../http/param-schema
 import { defineResource } from './define.js';
 import { listOf, timeParam } from './field-schemas.js';
 import * as routing from './routing.js';
+import { adminTableExportersView, dataExportRecordsView } from './views/admin-exports.js';
 
 /**
  * Company administration: exports of a resource's records to CSV files (docs/resources.md,
@@ -32,9 +33,9 @@ const sortableOrderParam = v.optional(v.nullable(v.pipe(integerParam, v.minValue
 
 export const adminTableExporters = defineResource({
   ...routing.adminTableExporters,
+  ...adminTableExportersView,
   root: 'admin_table_exporter',
   plural: 'admin_table_exporters',
-  type: 'AdminTableExporter',
   createSchema: v.object({
     data_type: oneOf(EXPORTABLE_RESOURCES),
     export_column_names: columnNamesParam,
@@ -71,38 +72,10 @@ export const adminTableExporters = defineResource({
     finished_generating_chunks_at: null,
     last_exported_id: null,
   },
-  columns: [
-    'company_id',
-    'user_id',
-    'sortable_order',
-    'data_type',
-    'export_column_names',
-    'paused',
-    'created_at_from',
-    'created_at_to',
-    'total_count',
-    'is_live',
-    'target_company_id',
-    'export_concurrency',
-    'total_files_count',
-    'queued_files_count',
-    'export_seconds',
-    'succeeded_at',
-    'total_records_count',
-    'export_file_url',
-    'serializer_type',
-    'export_timeframe',
-    'finished_generating_chunks_at',
-    'records_per_file',
-    'last_exported_id',
-  ],
   filters: { data_type: { schema: oneOf(EXPORTABLE_RESOURCES) }, paused: { schema: booleanParam } },
   order: { values: ['id', 'sortable_order', 'data_type', 'succeeded_at', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['data_type'],
   generate: (context) => ({ user_id: context.userId ?? null, target_company_id: context.companyId }),
-  derive: (record) => ({
-    export_timeframe: record.created_at_from || record.created_at_to ? `${String(record.created_at_from ?? '')}..${String(record.created_at_to ?? '')}` : null,
-  }),
   check: (record): Record<string, string[]> =>
     typeof record.created_at_from === 'string' && typeof record.created_at_to === 'string' && record.created_at_from > record.created_at_to
       ? { created_at_to: ['must be after created_at_from'] }
@@ -112,15 +85,13 @@ export const adminTableExporters = defineResource({
 
 export const dataExportRecords = defineResource({
   ...routing.dataExportRecords,
+  ...dataExportRecordsView,
   root: 'data_export_record',
   plural: 'data_export_records',
-  type: 'DataExportRecord',
   createSchema: v.object({}),
   updateSchema: v.object({}),
   defaults: {},
-  columns: ['company_id', 'admin_table_exporter_id', 'data_type', 'part_number', 'records_count', 'first_record_id', 'last_record_id', 'file_key', 'file_url'],
   filters: { admin_table_exporter_id: { schema: idParam }, data_type: { schema: oneOf(EXPORTABLE_RESOURCES) } },
   order: { values: ['id', 'part_number', 'created_at'], default: 'id' },
   fulltextFields: ['data_type', 'file_key'],
-  behaviour: async () => (await import('../admin/table-export.js')).exportRecordBehaviour,
 });

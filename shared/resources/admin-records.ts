@@ -5,6 +5,7 @@ import { routeGroups, type RouteGroup } from '../http/route-groups.js';
 import { defineResource } from './define.js';
 import { idListParam, timeZoneParam } from './field-schemas.js';
 import * as routing from './routing.js';
+import { adminTasksView, applicationClustersView, bigintMigrationsView } from './views/admin-records.js';
 
 /**
  * Company administration records (docs/resources.md, "Administration: exports, tasks, clusters,
@@ -47,9 +48,9 @@ const taskFields = {
 
 export const adminTasks = defineResource({
   ...routing.adminTasks,
+  ...adminTasksView,
   root: 'admin_task',
   plural: 'admin_tasks',
-  type: 'AdminTask',
   createSchema: v.object({ ...taskFields, rails_model_name: oneOf(RESOURCE_NAMES) }),
   updateSchema: v.object({ ...taskFields, rails_model_name: v.optional(oneOf(RESOURCE_NAMES)) }),
   defaults: {
@@ -72,27 +73,6 @@ export const adminTasks = defineResource({
     method_arguments: null,
     last_created_at: null,
   },
-  columns: [
-    'active',
-    'rails_model_name',
-    'method_name',
-    'sql_conditions',
-    'status',
-    'counter',
-    'last_id',
-    'company_id',
-    'user_id',
-    'target_company_ids',
-    'limit_value',
-    'slice_value',
-    'business_hours_open',
-    'business_hours_close',
-    'time_zone',
-    'with_solr_includes',
-    'sql_includes',
-    'method_arguments',
-    'last_created_at',
-  ],
   filters: { rails_model_name: { schema: oneOf(RESOURCE_NAMES) }, active: { schema: booleanParam } },
   order: { values: ['id', 'rails_model_name', 'status', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['rails_model_name', 'method_name'],
@@ -112,33 +92,12 @@ function ownCompanyOnly(companyId: number, fields: Record<string, unknown>): Rec
   return fields;
 }
 
-/** What a route group's function is, from its declaration (the deployment's facts, not stored). */
-function clusterFacts(record: Record<string, unknown>): Record<string, unknown> {
-  const group = routeGroups[record.server_role as RouteGroup] as { description: string; ports?: readonly string[] } | undefined;
-  const ports = group?.ports ?? [];
-  return {
-    server_category: 'lambda',
-    description: group?.description ?? null,
-    ports: [...ports],
-    // Lambda scales by itself; there are no load balancers, instances or target groups.
-    auto_scale_enabled: true,
-    aws_elb_load_balancer_arn: null,
-    aws_elb_target_group_arn: null,
-    sidekiq_queues: ports.includes('events') ? ['events'] : [],
-    events_sidekiq_queue: ports.includes('events') ? 'events' : null,
-    cpu_15: null,
-    td_ec2_instances_count: 0,
-    td_ec2_instances_active_count: 0,
-    aws_tg_targets_count: 0,
-    anycable_hostnames: [],
-  };
-}
 
 export const applicationClusters = defineResource({
   ...routing.applicationClusters,
+  ...applicationClustersView,
   root: 'application_cluster',
   plural: 'application_clusters',
-  type: 'ApplicationCluster',
   createSchema: v.object({
     name: presentString,
     server_role: oneOf(ROUTE_GROUPS),
@@ -153,40 +112,18 @@ export const applicationClusters = defineResource({
     server_role_text_color: colour,
   }),
   defaults: { name: null, server_role: null, server_role_icon: null, server_role_background_color: null, server_role_text_color: null },
-  columns: [
-    'company_id',
-    'name',
-    'auto_scale_enabled',
-    'server_role',
-    'server_category',
-    'aws_elb_load_balancer_arn',
-    'aws_elb_target_group_arn',
-    'sidekiq_queues',
-    'cpu_15',
-    'td_ec2_instances_count',
-    'events_sidekiq_queue',
-    'anycable_hostnames',
-    'server_role_icon',
-    'server_role_background_color',
-    'server_role_text_color',
-    'aws_tg_targets_count',
-    'td_ec2_instances_active_count',
-    'description',
-    'ports',
-  ],
   filters: { server_role: { schema: oneOf(ROUTE_GROUPS) } },
   order: { values: ['id', 'name', 'server_role', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'server_role'],
   // One record per function: a role named twice would be two views of one thing.
   unique: [{ field: 'server_role', scope: 'company' }],
-  derive: clusterFacts,
 });
 
 export const bigintMigrations = defineResource({
   ...routing.bigintMigrations,
+  ...bigintMigrationsView,
   root: 'bigint_migration',
   plural: 'bigint_migrations',
-  type: 'BigintMigration',
   createSchema: v.object({
     shard_key: shortText,
     migrate_table_name: oneOf(RESOURCE_NAMES),
@@ -213,25 +150,6 @@ export const bigintMigrations = defineResource({
     paused: false,
     cleaned_up_at: null,
   },
-  columns: [
-    'company_id',
-    'shard_key',
-    'migrate_table_name',
-    'migrate_column_name',
-    'phase',
-    'last_pk_text',
-    'last_pk_value',
-    'total_copied',
-    'batch_size',
-    'last_sql_ms',
-    'slow_streak',
-    'started_at',
-    'succeeded_at',
-    'failed_at',
-    'error_message',
-    'paused',
-    'cleaned_up_at',
-  ],
   filters: { migrate_table_name: { schema: oneOf(RESOURCE_NAMES) }, phase: { schema: oneOf(['pending']) } },
   order: { values: ['id', 'migrate_table_name', 'phase', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['migrate_table_name', 'migrate_column_name'],

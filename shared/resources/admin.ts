@@ -3,6 +3,7 @@ import { blankable, presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { emailParam, listOf, optionalText, timeParam } from './field-schemas.js';
 import * as routing from './routing.js';
+import { unblockContactJobsView, accessControlListsView } from './views/admin.js';
 
 const time = v.optional(blankable(timeParam));
 
@@ -13,13 +14,12 @@ const time = v.optional(blankable(timeParam));
  */
 export const unblockContactJobs = defineResource({
   ...routing.unblockContactJobs,
+  ...unblockContactJobsView,
   root: 'unblock_contact_job',
   plural: 'unblock_contact_jobs',
-  type: 'UnblockContactJob',
   createSchema: v.object({ description: optionalText, blocked_at_from: time, blocked_at_to: time, request_ip: optionalText, last_contact_id: optionalText }),
   updateSchema: v.object({ description: optionalText, blocked_at_from: time, blocked_at_to: time, request_ip: optionalText, last_contact_id: optionalText }),
   defaults: { unblock_count: 0 },
-  columns: ['company_id', 'user_id', 'description', 'succeeded_at', 'blocked_at_from', 'blocked_at_to', 'request_ip', 'last_contact_id', 'unblock_count'],
   fulltextFields: ['description', 'request_ip'],
   generate: (context) => ({ user_id: context.userId ?? null }),
   behaviour: () => import('../contacts/unblock-job.js'),
@@ -28,16 +28,15 @@ export const unblockContactJobs = defineResource({
 /** Teams: a name and the e-mail addresses of their members. */
 export const accessControlLists = defineResource({
   ...routing.accessControlLists,
+  ...accessControlListsView,
   root: 'access_control_list',
   plural: 'access_control_lists',
-  type: 'AccessControlList',
   createSchema: v.object({ name: presentString, users_emails: v.optional(blankable(listOf(emailParam, 'is not a list of e-mail addresses'))) }),
   updateSchema: v.object({
     name: v.optional(presentString),
     users_emails: v.optional(blankable(listOf(emailParam, 'is not a list of e-mail addresses'))),
   }),
   defaults: { users_emails: [] },
-  columns: ['company_id', 'name', 'users_emails'],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'users_emails'],
 });

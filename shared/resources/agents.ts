@@ -5,6 +5,7 @@ import { phoneOrSipParam } from './phone-or-sip-param.js';
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
+import { callCentersView, agentStatusesView, voiceAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, scheduleAgentsView, agentMessagesView, agentWidgetsView, agentTimestampsView } from './views/agents.js';
 
 /**
  * Agents and call centers (docs/resources.md, "Agents and call centers"):
@@ -34,24 +35,22 @@ const NAME_ORDER = { values: ['id', 'name', 'created_at', 'updated_at'] as [stri
 
 export const callCenters = defineResource({
   ...routing.callCenters,
+  ...callCentersView,
   root: 'call_center',
   plural: 'call_centers',
-  type: 'CallCenter',
   createSchema: v.object({ name, description: optionalBounded(1000), offer_ids: idList, time_zone: optionalBounded(64), enabled: flag }),
   updateSchema: v.object({ name: v.optional(name), description: optionalBounded(1000), offer_ids: idList, time_zone: optionalBounded(64), enabled: flag }),
   defaults: { name: null, description: null, offer_ids: [], time_zone: null, enabled: true },
-  columns: ['company_id', 'name', 'description', 'offer_ids', 'time_zone', 'enabled'],
   order: NAME_ORDER,
   fulltextFields: ['name', 'description'],
-  foreignKeys: { offer_ids: { resource: 'offers' } },
   behaviour: () => import('../agents/call-center-effects.js').then((effects) => effects.callCenterBehaviour),
 });
 
 export const agentStatuses = defineResource({
   ...routing.agentStatuses,
+  ...agentStatusesView,
   root: 'agent_status',
   plural: 'agent_statuses',
-  type: 'AgentStatus',
   createSchema: v.object({
     key: machineKey,
     name,
@@ -75,11 +74,9 @@ export const agentStatuses = defineResource({
     schedule_action_group_id: optionalId,
   }),
   defaults: { key: null, name: null, hint: null, text_color: null, background_color: null, pause_agent: false, unpause_agent: false, agent_billable: false, schedule_action_group_id: null },
-  columns: ['company_id', 'key', 'name', 'hint', 'text_color', 'background_color', 'pause_agent', 'unpause_agent', 'agent_billable', 'schedule_action_group_id'],
   order: { values: ['id', 'name', 'key', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'key', 'hint'],
   unique: [{ field: 'key', scope: 'company' }],
-  foreignKeys: { schedule_action_group_id: { resource: 'schedule_action_groups' } },
   check: (record): Record<string, string[]> => (record.pause_agent === true && record.unpause_agent === true ? { unpause_agent: ['cannot be set with pause_agent'] } : {}),
 });
 
@@ -93,18 +90,15 @@ const agentFields = {
 
 export const voiceAgents = defineResource({
   ...routing.voiceAgents,
+  ...voiceAgentsView,
   root: 'voice_agent',
   plural: 'voice_agents',
-  type: 'VoiceAgent',
   createSchema: v.object({ name, number: phoneOrSipParam, ...agentFields }),
   updateSchema: v.object({ name: v.optional(name), number: v.optional(phoneOrSipParam), ...agentFields }),
   defaults: { name: null, number: null, call_center_id: null, agent_status_id: null, email: null, description: null, enabled: true },
-  columns: ['company_id', 'name', 'number', 'agent_type', 'call_center_id', 'agent_status_id', 'email', 'description', 'enabled'],
-  derive: (record) => ({ agent_type: typeof record.number === 'string' ? (record.number.toLowerCase().startsWith('sip:') ? 'sip' : 'number') : null }),
   filters: { call_center_id: { schema: idParam }, enabled: { schema: booleanParam } },
   order: NAME_ORDER,
   fulltextFields: ['name', 'number', 'email'],
-  foreignKeys: { call_center_id: { resource: 'call_centers', association: 'call_center' }, agent_status_id: { resource: 'agent_statuses' } },
   // The agent's widget has the agent's id and goes with it.
   companions: (companyId, id) => [keys.record(companyId, 'agent_widgets', id)],
   behaviour: () => import('../agents/agent-effects.js').then((effects) => effects.voiceAgentBehaviour),
@@ -114,78 +108,68 @@ export const VOICE_AGENT_FIELD_TYPES = ['string', 'text', 'integer', 'decimal', 
 
 export const voiceAgentFields = defineResource({
   ...routing.voiceAgentFields,
+  ...voiceAgentFieldsView,
   root: 'voice_agent_field',
   plural: 'voice_agent_fields',
-  type: 'VoiceAgentField',
   createSchema: v.object({ name, key: machineKey, field_type: v.optional(oneOf(VOICE_AGENT_FIELD_TYPES)), voice_agent_id: optionalId, required: flag, prompt: optionalBounded(2000) }),
   updateSchema: v.object({ name: v.optional(name), key: v.optional(machineKey), field_type: v.optional(oneOf(VOICE_AGENT_FIELD_TYPES)), voice_agent_id: optionalId, required: flag, prompt: optionalBounded(2000) }),
   defaults: { name: null, key: null, field_type: 'string', voice_agent_id: null, required: false, prompt: null },
-  columns: ['company_id', 'name', 'key', 'field_type', 'voice_agent_id', 'required', 'prompt'],
   filters: { voice_agent_id: { schema: idParam } },
   order: { values: ['id', 'name', 'key', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'key', 'prompt'],
   unique: [{ field: 'key', scope: 'company' }],
-  foreignKeys: { voice_agent_id: { resource: 'voice_agents' } },
 });
 
 export const voiceAgentFlows = defineResource({
   ...routing.voiceAgentFlows,
+  ...voiceAgentFlowsView,
   root: 'voice_agent_flow',
   plural: 'voice_agent_flows',
-  type: 'VoiceAgentFlow',
   createSchema: v.object({ name, voice_agent_id: optionalId, offer_id: optionalId, script: optionalBounded(20_000), voice_agent_field_ids: idList, enabled: flag }),
   updateSchema: v.object({ name: v.optional(name), voice_agent_id: optionalId, offer_id: optionalId, script: optionalBounded(20_000), voice_agent_field_ids: idList, enabled: flag }),
   defaults: { name: null, voice_agent_id: null, offer_id: null, script: null, voice_agent_field_ids: [], enabled: true },
-  columns: ['company_id', 'name', 'voice_agent_id', 'offer_id', 'script', 'voice_agent_field_ids', 'enabled'],
   filters: { voice_agent_id: { schema: idParam }, offer_id: { schema: idParam } },
   order: NAME_ORDER,
   fulltextFields: ['name', 'script'],
-  foreignKeys: { voice_agent_id: { resource: 'voice_agents' }, offer_id: { resource: 'offers', association: 'offer' }, voice_agent_field_ids: { resource: 'voice_agent_fields' } },
 });
 
 export const voiceAgentKeywords = defineResource({
   ...routing.voiceAgentKeywords,
+  ...voiceAgentKeywordsView,
   root: 'voice_agent_keyword',
   plural: 'voice_agent_keywords',
-  type: 'VoiceAgentKeyword',
   createSchema: v.object({ keyword: v.pipe(presentString, v.maxLength(100, 'is too long (maximum is 100 characters)')), voice_agent_flow_id: idParam, voice_agent_id: optionalId }),
   updateSchema: v.object({ keyword: v.optional(v.pipe(presentString, v.maxLength(100, 'is too long (maximum is 100 characters)'))), voice_agent_flow_id: v.optional(idParam), voice_agent_id: optionalId }),
   defaults: { keyword: null, voice_agent_flow_id: null, voice_agent_id: null },
-  columns: ['company_id', 'keyword', 'voice_agent_flow_id', 'voice_agent_id'],
   filters: { voice_agent_flow_id: { schema: idParam }, voice_agent_id: { schema: idParam } },
   order: { values: ['id', 'keyword', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['keyword'],
-  foreignKeys: { voice_agent_flow_id: { resource: 'voice_agent_flows' }, voice_agent_id: { resource: 'voice_agents' } },
 });
 
 export const scheduleAgents = defineResource({
   ...routing.scheduleAgents,
+  ...scheduleAgentsView,
   root: 'schedule_agent',
   plural: 'schedule_agents',
-  type: 'ScheduleAgent',
   createSchema: v.object({ schedule_id: idParam, voice_agent_id: idParam, priority, enabled: flag }),
   updateSchema: v.object({ schedule_id: v.optional(idParam), voice_agent_id: v.optional(idParam), priority, enabled: flag }),
   defaults: { schedule_id: null, voice_agent_id: null, priority: 0, enabled: true },
-  columns: ['company_id', 'schedule_id', 'voice_agent_id', 'priority', 'enabled'],
   filters: { schedule_id: { schema: idParam }, voice_agent_id: { schema: idParam } },
   order: { values: ['id', 'priority', 'created_at', 'updated_at'], default: 'id' },
-  foreignKeys: { schedule_id: { resource: 'schedules', association: 'schedule' }, voice_agent_id: { resource: 'voice_agents', association: 'voice_agent' } },
 });
 
 export const agentMessages = defineResource({
   ...routing.agentMessages,
+  ...agentMessagesView,
   root: 'agent_message',
   plural: 'agent_messages',
-  type: 'AgentMessage',
   createSchema: v.object({ voice_agent_id: idParam, subject: optionalBounded(200), body: v.pipe(presentString, v.maxLength(5000, 'is too long (maximum is 5000 characters)')), read: flag }),
   // The message stays with its agent and says what it said; only whether it was read changes.
   updateSchema: v.object({ read: flag }),
   defaults: { voice_agent_id: null, user_id: null, subject: null, body: null, read: false },
-  columns: ['company_id', 'voice_agent_id', 'user_id', 'subject', 'body', 'read'],
   filters: { voice_agent_id: { schema: idParam }, read: { schema: booleanParam } },
   order: { values: ['id', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['subject', 'body'],
-  foreignKeys: { voice_agent_id: { resource: 'voice_agents' } },
   generate: (context) => ({ user_id: context.userId ?? null }),
 });
 
@@ -194,45 +178,23 @@ export const SYSTEM_STATUSES = ['offline', 'available', 'on_call', 'wrap_up', 'a
 
 export const agentWidgets = defineResource({
   ...routing.agentWidgets,
+  ...agentWidgetsView,
   root: 'agent_widget',
   plural: 'agent_widgets',
-  type: 'AgentWidget',
   createSchema: v.object({}),
   updateSchema: v.object({ system_status: v.optional(oneOf(SYSTEM_STATUSES)) }),
   defaults: { voice_agent_id: null, call_center_id: null, system_status: 'offline', system_status_changed_at: null, agent_timestamp_id: null, call_id: null },
-  // call_id: the call the agent is on while the call engine holds it (`on_call`), else null.
-  columns: ['company_id', 'voice_agent_id', 'call_center_id', 'system_status', 'system_status_changed_at', 'agent_timestamp_id', 'call_id'],
   behaviour: () => import('../agents/agent-effects.js').then((effects) => effects.agentWidgetBehaviour),
 });
 
 export const agentTimestamps = defineResource({
   ...routing.agentTimestamps,
+  ...agentTimestampsView,
   root: 'agent_timestamp',
   plural: 'agent_timestamps',
-  type: 'AgentTimestamp',
   createSchema: v.object({}),
   updateSchema: v.object({}),
   defaults: {},
-  columns: [
-    'key',
-    'key_color',
-    'call_id',
-    'call_id_color',
-    'company_id',
-    'collaborator_id',
-    'duration',
-    'inserted_at',
-    'off_hook_lead_call_id',
-    'lead_id',
-    'call_uuid',
-    'off_hook_lead_call_uuid',
-    'agent_duration',
-    'call_total_duration',
-    'billable_duration',
-    'unbillable_duration',
-    'ended_at',
-    'voice_agent_id',
-  ],
   filters: { voice_agent_id: { schema: idParam }, key: { schema: oneOf(SYSTEM_STATUSES) } },
   order: { values: ['id', 'inserted_at', 'created_at'], default: 'id' },
   fulltextFields: ['key'],

@@ -4,6 +4,9 @@ import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/p
 import { emailParam, idListParam, listOf, optionalText, timeZoneParam } from './field-schemas.js';
 import { tokenFilterListParam, tokenListParam } from './token-fields.js';
 import { phoneOrSipParam } from './phone-or-sip-param.js';
+import { BUYER_WRITABLE_FIELDS, CAP_FIELDS, type BuyerWritableField } from './buyer-field-names.js';
+
+export { BUYER_WRITABLE_FIELDS, CAP_FIELDS };
 
 /** Writable buyer fields (the reference's Buyer table), each with its rule. */
 
@@ -11,21 +14,6 @@ const nonNegative = v.pipe(decimalParam, v.minValue(0, 'must be greater than or 
 const optionalCap = v.optional(blankable(nonNegative));
 const optionalDecimal = v.optional(blankable(decimalParam));
 
-export const CAP_FIELDS = [
-  'concurrency_cap_limit',
-  'attempt_total_limit',
-  'attempt_monthly_limit',
-  'attempt_daily_limit',
-  'connection_total_limit',
-  'connection_monthly_limit',
-  'connection_daily_limit',
-  'buyer_conversion_total_limit',
-  'buyer_conversion_monthly_limit',
-  'buyer_conversion_daily_limit',
-  'revenue_total_limit',
-  'revenue_monthly_limit',
-  'revenue_daily_limit',
-] as const;
 
 const businessHoursItem = v.object(
   {
@@ -62,8 +50,11 @@ const cents = v.check<number, string>((value) => Math.abs(value * 100 - Math.rou
 export const DISPLAY_CALLER_ID_TYPES = ['display_caller_id', 'display_fake_caller_id', 'display_service_number_id'] as const;
 export const ROUTE_BY_TYPES = ['tier', 'revenue', 'epc'] as const;
 
-/** The fields a buyer may set on create and update (all optional). */
-export const buyerWritable = {
+/**
+ * The fields a buyer may set on create and update (all optional), one rule per name of
+ * BUYER_WRITABLE_FIELDS (the type refuses a missing or an extra one).
+ */
+export const buyerWritable: Record<BuyerWritableField, v.GenericSchema<unknown, unknown>> = {
   user_buyer_id: optionalText,
   number: v.optional(phoneOrSipParam),
   name: optionalText,
@@ -96,7 +87,7 @@ export const buyerWritable = {
   epc_assumed_calls_count: optionalCap,
   display_caller_id_type: v.optional(oneOf(DISPLAY_CALLER_ID_TYPES)),
   display_service_number_id: v.optional(blankable(idParam)),
-  ...Object.fromEntries(CAP_FIELDS.map((field) => [field, optionalCap])),
+  ...(Object.fromEntries(CAP_FIELDS.map((field) => [field, optionalCap])) as Record<(typeof CAP_FIELDS)[number], typeof optionalCap>),
   business_hours_schedule: v.optional(blankable(v.array(businessHoursItem, 'is not a list of business hours items'))),
   buyer_conversions_schedule: v.optional(blankable(v.array(conversionsItem, 'is not a list of conversions schedule items'))),
   current_conversion_revenue_max: optionalDecimal,
@@ -110,8 +101,6 @@ export const buyerWritable = {
   current_conversion_attribution_token_values: v.optional(tokenListParam),
 };
 
-/** Names of the writable fields (what copy_another_buyer copies, less user_buyer_id). */
-export const BUYER_WRITABLE_FIELDS = Object.keys(buyerWritable);
 
 /** Rules across fields, on the buyer as it will be after the write. */
 export function checkBuyer(buyer: Record<string, unknown>): Record<string, string[]> {

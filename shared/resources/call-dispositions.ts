@@ -3,6 +3,9 @@ import { blankable, booleanParam, idParam, presentString } from '../http/param-s
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
+import { agentCallDispositionsView, callDispositionsView, DISPOSITION_FLAGS } from './views/call-dispositions.js';
+
+export { DISPOSITION_FLAGS };
 
 /**
  * Call outcomes (docs/call-configuration.md, "Dispositions and transcription"):
@@ -12,9 +15,6 @@ import * as routing from './routing.js';
  *   (shared/call-config/disposition-effects.ts): the call shows it, `block_caller` blacklists the
  *   caller, `end_of_schedule` moves the call's lead to its end-of-schedule actions.
  */
-
-/** The effect flags, in the reference's order (agent_call_dispositions' columns). */
-export const DISPOSITION_FLAGS = ['call_answered', 'agent_handled', 'buyer_handled', 'qualified', 'end_of_schedule', 'block_caller'] as const;
 
 const bounded = (max: number) => v.pipe(v.string('is not a string'), v.trim(), v.maxLength(max, `is too long (maximum is ${max} characters)`));
 const optionalBounded = (max: number) => v.optional(blankable(bounded(max)));
@@ -35,9 +35,9 @@ const dispositionFields = {
 
 export const callDispositions = defineResource({
   ...routing.callDispositions,
+  ...callDispositionsView,
   root: 'call_disposition',
   plural: 'call_dispositions',
-  type: 'CallDisposition',
   createSchema: v.object({ name: v.pipe(presentString, v.maxLength(100, 'is too long (maximum is 100 characters)')), key: dispositionKey, ...dispositionFields }),
   updateSchema: v.object({ name: v.optional(v.pipe(presentString, v.maxLength(100, 'is too long (maximum is 100 characters)'))), key: v.optional(dispositionKey), ...dispositionFields }),
   defaults: {
@@ -49,11 +49,9 @@ export const callDispositions = defineResource({
     offer_id: null,
     ...Object.fromEntries(DISPOSITION_FLAGS.map((flag) => [flag, false])),
   },
-  columns: ['company_id', 'name', 'short_name', 'key', 'text_color', 'background_color', 'offer_id', ...DISPOSITION_FLAGS],
   filters: { offer_id: { schema: idParam } },
   order: { values: ['id', 'name', 'key', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'short_name', 'key'],
-  foreignKeys: { offer_id: { resource: 'offers', association: 'offer' } },
   unique: [{ field: 'key', scope: 'company' }],
 });
 
@@ -62,9 +60,9 @@ export const COPIED_FROM_DISPOSITION = ['key', 'name', 'short_name', 'text_color
 
 export const agentCallDispositions = defineResource({
   ...routing.agentCallDispositions,
+  ...agentCallDispositionsView,
   root: 'agent_call_disposition',
   plural: 'agent_call_dispositions',
-  type: 'AgentCallDisposition',
   createSchema: v.object({ call_id: idParam, call_disposition_id: idParam, notes: optionalText }),
   // The call stays the one the disposition was recorded on; another outcome or notes may follow.
   updateSchema: v.object({ call_disposition_id: v.optional(idParam), notes: optionalText }),
@@ -76,23 +74,8 @@ export const agentCallDispositions = defineResource({
     notes: null,
     ...Object.fromEntries(COPIED_FROM_DISPOSITION.map((field) => [field, DISPOSITION_FLAGS.includes(field as never) ? false : null])),
   },
-  columns: [
-    'company_id',
-    'call_id',
-    'collaborator_id',
-    'call_disposition_id',
-    'key',
-    'has_disposition',
-    ...DISPOSITION_FLAGS,
-    'notes',
-    'text_color',
-    'background_color',
-    'name',
-    'short_name',
-  ],
   filters: { call_id: { schema: idParam }, call_disposition_id: { schema: idParam } },
   order: { values: ['id', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'notes'],
-  foreignKeys: { call_disposition_id: { resource: 'call_dispositions' } },
   behaviour: () => import('../call-config/disposition-effects.js'),
 });

@@ -4,6 +4,7 @@ import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import { tokenFilterListParam } from './token-fields.js';
 import * as routing from './routing.js';
+import { callRecordingRulesView } from './views/call-recording-rules.js';
 
 /**
  * Call recording rules (docs/call-configuration.md): a dial is recorded when an enabled rule
@@ -25,15 +26,13 @@ const fields = {
 
 export const callRecordingRules = defineResource({
   ...routing.callRecordingRules,
+  ...callRecordingRulesView,
   root: 'call_recording_rule',
   plural: 'call_recording_rules',
-  type: 'CallRecordingRule',
   createSchema: v.object(fields),
   updateSchema: v.object(fields),
   defaults: { name: null, enabled: true, offer_id: null, buyer_id: null, traffic_source_id: null, record_token_filter_list: null, recording_channels: 'dual' },
-  columns: ['company_id', 'name', 'enabled', 'offer_id', 'buyer_id', 'traffic_source_id', 'record_token_filter_list', 'recording_channels'],
   filters: { offer_id: { schema: idParam }, buyer_id: { schema: idParam }, traffic_source_id: { schema: idParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name'],
-  foreignKeys: { offer_id: { resource: 'offers' }, buyer_id: { resource: 'buyers' }, traffic_source_id: { resource: 'traffic_sources' } },
 });

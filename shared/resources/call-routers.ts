@@ -4,6 +4,7 @@ import { digitsParam, keywordListParam, rangeParam, spokenText, tokenValuesParam
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
+import { callRoutersView, callRouterAnswerGroupsView, callRouterAnswersView } from './views/call-routers.js';
 
 /**
  * IVR menus (docs/call-configuration.md, "IVR routers and key presses"). A call router is played
@@ -35,9 +36,9 @@ const routerFields = {
 
 export const callRouters = defineResource({
   ...routing.callRouters,
+  ...callRoutersView,
   root: 'call_router',
   plural: 'call_routers',
-  type: 'CallRouter',
   createSchema: v.object({ name: presentString, ...routerFields }),
   updateSchema: v.object({ name: v.optional(presentString), ...routerFields }),
   defaults: {
@@ -57,25 +58,6 @@ export const callRouters = defineResource({
     phone_number_id: null,
     enabled: true,
   },
-  columns: [
-    'company_id',
-    'name',
-    'prompt_text',
-    'invalid_input_text',
-    'sound_file_id',
-    'sound_playlist_id',
-    'max_digits',
-    'timeout_seconds',
-    'speech_enabled',
-    'max_repeats',
-    'default_call_router_answer_id',
-    'call_router_answer_ids',
-    'call_router_answer_group_ids',
-    'offer_id',
-    'offer',
-    'phone_number_id',
-    'enabled',
-  ],
   filters: { offer_id: { schema: idParam }, phone_number_id: { schema: idParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'prompt_text'],
@@ -84,29 +66,18 @@ export const callRouters = defineResource({
     { field: 'offer_id', scope: 'company' },
     { field: 'phone_number_id', scope: 'company' },
   ],
-  foreignKeys: {
-    sound_file_id: { resource: 'sound_files' },
-    sound_playlist_id: { resource: 'sound_playlists' },
-    default_call_router_answer_id: { resource: 'call_router_answers' },
-    call_router_answer_ids: { resource: 'call_router_answers' },
-    call_router_answer_group_ids: { resource: 'call_router_answer_groups' },
-    offer_id: { resource: 'offers', association: 'offer' },
-    phone_number_id: { resource: 'phone_numbers' },
-  },
 });
 
 export const callRouterAnswerGroups = defineResource({
   ...routing.callRouterAnswerGroups,
+  ...callRouterAnswerGroupsView,
   root: 'call_router_answer_group',
   plural: 'call_router_answer_groups',
-  type: 'CallRouterAnswerGroup',
   createSchema: v.object({ name: presentString, description: optionalText, call_router_answer_ids: idList }),
   updateSchema: v.object({ name: v.optional(presentString), description: optionalText, call_router_answer_ids: idList }),
   defaults: { name: null, description: null, call_router_answer_ids: [] },
-  columns: ['company_id', 'name', 'description', 'call_router_answer_ids'],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
-  foreignKeys: { call_router_answer_ids: { resource: 'call_router_answers' } },
 });
 
 export const ANSWER_DESTINATIONS = ['offer', 'buyer_group', 'router', 'hangup'] as const;
@@ -134,9 +105,9 @@ export function checkAnswer(record: Record<string, unknown>): Record<string, str
 
 export const callRouterAnswers = defineResource({
   ...routing.callRouterAnswers,
+  ...callRouterAnswersView,
   root: 'call_router_answer',
   plural: 'call_router_answers',
-  type: 'CallRouterAnswer',
   createSchema: v.object({ name: optionalText, destination_type: oneOf(ANSWER_DESTINATIONS), ...answerFields }),
   updateSchema: v.object({ name: optionalText, destination_type: v.optional(oneOf(ANSWER_DESTINATIONS)), ...answerFields }),
   defaults: {
@@ -151,14 +122,8 @@ export const callRouterAnswers = defineResource({
     sortable_order: null,
     enabled: true,
   },
-  columns: ['company_id', 'name', 'digits', 'speech_keywords', 'destination_type', 'offer_id', 'buyer_group_id', 'next_call_router_id', 'token_values', 'sortable_order', 'enabled'],
   filters: { destination_type: { schema: oneOf(ANSWER_DESTINATIONS) }, offer_id: { schema: idParam } },
   order: { values: ['id', 'sortable_order', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'digits'],
-  foreignKeys: {
-    offer_id: { resource: 'offers' },
-    buyer_group_id: { resource: 'buyer_groups' },
-    next_call_router_id: { resource: 'call_routers' },
-  },
   check: checkAnswer,
 });

@@ -5,6 +5,7 @@ import { checkFieldDeclaration, FIELD_LIMITS, FIELD_TYPES } from '../contact-fie
 import { defineResource } from './define.js';
 import { listOf, optionalId } from './field-schemas.js';
 import * as routing from './routing.js';
+import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from './views/contact-fields.js';
 
 /**
  * Custom fields on contacts and leads (docs/resources.md, "Contact fields"):
@@ -47,13 +48,12 @@ const declarationFields = {
 
 export const contactFields = defineResource({
   ...routing.contactFields,
+  ...contactFieldsView,
   root: 'contact_field',
   plural: 'contact_fields',
-  type: 'ContactField',
   createSchema: v.object({ name, key: fieldKey, field_type: oneOf(FIELD_TYPES), ...declarationFields }),
   updateSchema: v.object({ name: v.optional(name), key: v.optional(fieldKey), field_type: v.optional(oneOf(FIELD_TYPES)), ...declarationFields }),
   defaults: { name: null, key: null, field_type: 'string', options: null, required: false, applies_to: 'both', default_value: null, description: null, sortable_order: 0 },
-  columns: ['company_id', 'name', 'key', 'field_type', 'options', 'required', 'applies_to', 'default_value', 'description', 'sortable_order'],
   filters: { field_type: { schema: oneOf(FIELD_TYPES) }, applies_to: { schema: oneOf(FIELD_APPLIES_TO) } },
   order: { values: ['id', 'name', 'key', 'sortable_order', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'key', 'description'],
@@ -72,17 +72,15 @@ const contactNumber = v.pipe(
 
 export const contactFieldValues = defineResource({
   ...routing.contactFieldValues,
+  ...contactFieldValuesView,
   root: 'contact_field_value',
   plural: 'contact_field_values',
-  type: 'ContactFieldValue',
   createSchema: v.object({ contact_field_id: idParam, contact_id: v.optional(blankable(contactNumber)), lead_id: optionalId, value: v.optional(v.unknown()) }),
   // The field and owner stay; the value changes (checked against the field's type as it is now).
   updateSchema: v.object({ value: v.optional(v.unknown()) }),
   defaults: { contact_field_id: null, contact_id: null, lead_id: null, value: null },
-  columns: ['company_id', 'contact_field_id', 'contact_id', 'lead_id', 'value'],
   filters: { contact_field_id: { schema: idParam }, lead_id: { schema: idParam }, contact_id: { schema: contactNumber } },
   order: { values: ['id', 'created_at', 'updated_at'], default: 'id' },
-  foreignKeys: { contact_field_id: { resource: 'contact_fields', association: 'contact_field' } },
   // One value per field and owner: `field_owner` (`<field id>:contact:<number>` or `<field id>:lead:<id>`) is set on create.
   unique: [{ field: 'field_owner', scope: 'company' }],
   behaviour: () => import('../contact-fields/value-behaviour.js'),
@@ -96,16 +94,14 @@ const viewFieldIds = v.pipe(
 
 export const contactFieldViews = defineResource({
   ...routing.contactFieldViews,
+  ...contactFieldViewsView,
   root: 'contact_field_view',
   plural: 'contact_field_views',
-  type: 'ContactFieldView',
   createSchema: v.object({ name, contact_field_ids: viewFieldIds, applies_to: v.optional(oneOf(VIEW_APPLIES_TO)), is_default: v.optional(booleanParam), description }),
   updateSchema: v.object({ name: v.optional(name), contact_field_ids: v.optional(viewFieldIds), applies_to: v.optional(oneOf(VIEW_APPLIES_TO)), is_default: v.optional(booleanParam), description }),
   defaults: { name: null, contact_field_ids: [], applies_to: 'contacts', is_default: false, description: null },
-  columns: ['company_id', 'name', 'contact_field_ids', 'applies_to', 'is_default', 'description'],
   filters: { applies_to: { schema: oneOf(VIEW_APPLIES_TO) }, is_default: { schema: booleanParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
-  foreignKeys: { contact_field_ids: { resource: 'contact_fields' } },
   behaviour: () => import('../contact-fields/view-behaviour.js'),
 });

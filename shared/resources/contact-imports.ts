@@ -5,6 +5,7 @@ import { idParam, integerParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
+import { contactImportsView } from './views/contact-imports.js';
 
 /**
  * Contact imports (docs/resources.md, "Data appends and contact imports"): a CSV of contacts or
@@ -46,9 +47,9 @@ const createFields = v.object({
 
 export const contactImports = defineResource({
   ...routing.contactImports,
+  ...contactImportsView,
   root: 'contact_import',
   plural: 'contact_imports',
-  type: 'ContactImport',
   // `csv` goes with a body import, `file_size` with an upload: each required there and refused with the other.
   createSchema: v.pipe(
     createFields,
@@ -98,30 +99,9 @@ export const contactImports = defineResource({
     started_at: null,
     finished_at: null,
   },
-  columns: [
-    'company_id',
-    'name',
-    'import_type',
-    'source',
-    'file_size',
-    'upload_expires_at',
-    'offer_id',
-    'schedule_id',
-    'status',
-    'columns',
-    'total_rows',
-    'processed_rows',
-    'imported_count',
-    'error_count',
-    'row_errors',
-    'file_errors',
-    'started_at',
-    'finished_at',
-  ],
   filters: { status: { schema: oneOf(IMPORT_STATUSES) }, import_type: { schema: oneOf(IMPORT_TYPES) }, source: { schema: oneOf(IMPORT_SOURCES) }, offer_id: { schema: idParam }, schedule_id: { schema: idParam } },
   order: { values: ['id', 'name', 'status', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name'],
-  foreignKeys: { offer_id: { resource: 'offers' }, schedule_id: { resource: 'schedules' } },
   instructions: ['csv'],
   // An upload's URL is a credential for its file: shown by the create only, never stored.
   revealedOnWrite: ['upload_url'],

@@ -5,6 +5,7 @@ import { DATA_TYPES } from '../ports/data-provider.js';
 import { defineResource } from './define.js';
 import { listOf, optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
+import { dataAppendGroupsView, dataAppendsView } from './views/data-appends.js';
 
 /**
  * Enrichment (docs/resources.md, "Data appends and contact imports"):
@@ -29,13 +30,12 @@ const readOnly = (why: string) => v.optional(v.never(`cannot be changed: ${why}`
 
 export const dataAppendGroups = defineResource({
   ...routing.dataAppendGroups,
+  ...dataAppendGroupsView,
   root: 'data_append_group',
   plural: 'data_append_groups',
-  type: 'DataAppendGroup',
   createSchema: v.object({ name: presentString, description: optionalText, data_types: v.pipe(dataTypeList, v.minLength(1, "can't be blank")) }),
   updateSchema: v.object({ name: v.optional(presentString), description: optionalText, data_types: v.optional(v.pipe(dataTypeList, v.minLength(1, "can't be blank"))) }),
   defaults: { name: null, description: null, data_types: [] },
-  columns: ['company_id', 'name', 'description', 'data_types'],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
   unique: [{ field: 'name', scope: 'company' }],
@@ -43,9 +43,9 @@ export const dataAppendGroups = defineResource({
 
 export const dataAppends = defineResource({
   ...routing.dataAppends,
+  ...dataAppendsView,
   root: 'data_append',
   plural: 'data_appends',
-  type: 'DataAppend',
   createSchema: v.object({
     caller_number: callerNumberParam,
     data_types: v.optional(dataTypeList),
@@ -57,11 +57,9 @@ export const dataAppends = defineResource({
     ...Object.fromEntries(['caller_number', 'data_types', 'data_append_group_id', 'provider', 'result', 'charge', 'charges'].map((field) => [field, readOnly('make another data append')])),
   }),
   defaults: { caller_number: null, data_types: [], data_append_group_id: null, notes: null, provider: null, result: null, charge: 0, charges: {} },
-  columns: ['company_id', 'caller_number', 'data_types', 'data_append_group_id', 'notes', 'provider', 'result', 'charge', 'charges'],
   filters: { caller_number: { schema: callerNumberParam }, data_append_group_id: { schema: idParam } },
   order: { values: ['id', 'caller_number', 'charge', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['caller_number', 'notes'],
-  foreignKeys: { data_append_group_id: { resource: 'data_append_groups' } },
   check: (record): Record<string, string[]> =>
     (record.data_types as unknown[] | null)?.length || record.data_append_group_id ? {} : { data_types: ["can't be blank unless data_append_group_id names a group"] },
   behaviour: () => import('../data-appends/behaviour.js'),

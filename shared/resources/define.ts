@@ -46,10 +46,34 @@ export interface UniqueField {
   scope: 'company' | 'global';
 }
 
+/** Columns that need reads of their own (live counters, group membership), for a whole page. */
+export type Enricher = (context: HookContext, records: readonly Record<string, unknown>[]) => Promise<Map<number, Record<string, unknown>>>;
+
+/**
+ * What showing a stored record needs, and nothing of its write side: the serializer, the list's
+ * CSV and admin table exports (shared/admin/table-export.ts) read only this. Declared in
+ * shared/resources/views/, which import no schemas and no write behaviour, so a function that
+ * serializes any resource bundles only views; each definition takes these facts from its view.
+ */
+export interface ResourceView {
+  name: string;
+  /** The `type` column. */
+  type: string;
+  /** Readable columns beyond the common ones, in the order they are shown. */
+  columns: readonly string[];
+  /** Columns derived from the stored record when it is shown. Pure. */
+  derive?: (record: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Foreign keys: checked on write (the id must name a record of the caller's company), and
+   * those with an `association` shown as nested objects.
+   */
+  foreignKeys?: Record<string, ForeignKey>;
+  /** The enricher, loaded on first use (it reads the table). */
+  enrich?: () => Promise<Enricher>;
+}
+
 /** Hooks of a resource that read or write beyond its own record. */
 export interface ResourceBehaviour {
-  /** Columns that need reads of their own (live counters, group membership), for a whole page. */
-  enrich?: (context: HookContext, records: readonly Record<string, unknown>[]) => Promise<Map<number, Record<string, unknown>>>;
   /** Turns validated create input into the fields to store (copying another record...). */
   prepareCreate?: (context: HookContext, fields: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /**
@@ -98,7 +122,7 @@ export interface HookContext {
  * facts (name, group, operations, paths) come from routing.ts, which the route table reads without
  * loading this; behaviour comes as hooks, not copies.
  */
-export interface ResourceDefinition extends ResourceRouting {
+export interface ResourceDefinition extends ResourceRouting, ResourceView {
   /** Envelope root node of one record, e.g. `offer_conversion`. */
   root: string;
   /**
@@ -110,14 +134,10 @@ export interface ResourceDefinition extends ResourceRouting {
   associations?: Record<string, Association>;
   /** Envelope root node of a list. */
   plural: string;
-  /** The `type` column. */
-  type: string;
   createSchema: FieldsSchema;
   updateSchema: FieldsSchema;
   /** Field values `new` shows and `create` starts from. */
   defaults: Record<string, unknown>;
-  /** Readable columns beyond the common ones, in the order they are shown. */
-  columns: readonly string[];
   /** Allowed `order` values; without it `order` is not a parameter of the resource. */
   order?: { values: readonly [string, ...string[]]; default: string };
   /**
@@ -134,7 +154,6 @@ export interface ResourceDefinition extends ResourceRouting {
   fulltextFields?: readonly string[];
   /** Allowed `serializer` values; the first is the default, `*_grid` ones return flat foreign keys. */
   serializers?: readonly [string, ...string[]];
-  foreignKeys?: Record<string, ForeignKey>;
   unique?: readonly UniqueField[];
   /**
    * Attributes copied into every unique lookup item of the record (a tracking number's routing
@@ -157,8 +176,6 @@ export interface ResourceDefinition extends ResourceRouting {
    * secret at creation and rotation), never by show, list or CSV.
    */
   revealedOnWrite?: readonly string[];
-  /** Columns derived from the stored record when it is shown. */
-  derive?: (record: Record<string, unknown>) => Record<string, unknown>;
   /** Rules across fields, checked on the record as it will be after the write. */
   check?: (record: Record<string, unknown>) => Record<string, string[]>;
   /** Fields the schemas accept that are instructions, not stored values (`reset_total_caps`). */
@@ -187,12 +204,16 @@ export const COMMON_COLUMNS = [
   'external_record_id',
 ] as const;
 
+export function defineView(view: ResourceView): ResourceView {
+  return view;
+}
+
 export function defineResource(definition: ResourceDefinition): ResourceDefinition {
   return definition;
 }
 
 /** Every column a resource can show, common columns first. */
-export function allColumns(resource: ResourceDefinition): string[] {
+export function allColumns(resource: ResourceView): string[] {
   return [...COMMON_COLUMNS, ...resource.columns];
 }
 

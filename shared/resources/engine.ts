@@ -28,7 +28,7 @@ import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
 import { author, changeLogWrites, retryLogCollision } from './change-log.js';
 import { envelopeAssociations } from './associations.js';
-import { allColumns, checkedForeignKeys, supports, type CrudOperation, type HookContext, type ResourceDefinition } from './define.js';
+import { allColumns, checkedForeignKeys, supports, type CrudOperation, type HookContext, type ResourceDefinition, type ResourceView } from './define.js';
 import { conditionAttributes, recordPredicate, type ListConditions } from './list-conditions.js';
 import { resourceListSchema } from './list-schema.js';
 import { resourceRoutings } from './routing.js';
@@ -134,7 +134,7 @@ export function indexChanges(resource: ResourceDefinition, companyId: number, be
 }
 
 /** The nested association objects of a page of records, read with one BatchGet per resource. */
-async function loadAssociations(resource: ResourceDefinition, companyId: number, records: readonly StoredRecord[]): Promise<Map<number, AssociationValues>> {
+async function loadAssociations(resource: ResourceView, companyId: number, records: readonly StoredRecord[]): Promise<Map<number, AssociationValues>> {
   const byRecord = new Map<number, AssociationValues>(records.map((record) => [record.id, {}]));
   for (const [field, foreignKey] of Object.entries(resource.foreignKeys ?? {})) {
     if (!foreignKey.association) continue;
@@ -148,13 +148,14 @@ async function loadAssociations(resource: ResourceDefinition, companyId: number,
   return byRecord;
 }
 
+/** A page of stored records as the API shows them; reads only the resource's view. */
 export async function serializeMany(
-  resource: ResourceDefinition,
+  resource: ResourceView,
   context: HookContext,
   records: readonly StoredRecord[],
   options: Omit<SerializeOptions, 'associations' | 'extra'>,
 ): Promise<Record<string, unknown>[]> {
-  const enrich = (await resource.behaviour?.())?.enrich;
+  const enrich = await resource.enrich?.();
   const [associations, extra] = await Promise.all([
     options.grid ? undefined : loadAssociations(resource, context.companyId, records),
     enrich && records.length ? enrich(context, records) : undefined,

@@ -3,6 +3,7 @@ import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/p
 import { defineResource } from './define.js';
 import { idListUpTo, MAX_ASSOCIATED_BUYERS, MAX_ASSOCIATED_RECORDS, optionalCount, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
+import { inboundWebhooksView } from './views/inbound-webhooks.js';
 
 /**
  * Incoming webhooks: the ping/post endpoints partners call. `vanity_uri` names the endpoint in
@@ -42,9 +43,9 @@ const writable = {
 
 export const inboundWebhooks = defineResource({
   ...routing.inboundWebhooks,
+  ...inboundWebhooksView,
   root: 'inbound_webhook',
   plural: 'inbound_webhooks',
-  type: 'InboundWebhook',
   createSchema: v.object({ ...writable, vanity_uri: vanityUri }),
   updateSchema: v.object({ ...writable, vanity_uri: v.optional(vanityUri) }),
   defaults: {
@@ -64,56 +65,9 @@ export const inboundWebhooks = defineResource({
     tracking_type: 'ping_post',
     sortable_order: 0,
   },
-  columns: [
-    'company_id',
-    'user_id',
-    'sortable_order',
-    'template_description',
-    'template_enabled',
-    'template_tier',
-    'require_caller_id_on_ping',
-    'vanity_uri',
-    'offer_id',
-    'name',
-    'description',
-    'webhook_type',
-    'call_router_ids',
-    'buyer_ids',
-    'buyer_group_ids',
-    'response_body',
-    'require_traffic_source_id',
-    'require_user_auth_token',
-    'company_subdomain',
-    'tracking_type',
-    'ring_pool_id',
-    'include_dynamic_buyers',
-    'buyer_ping_column_names',
-    'buyer_post_column_names',
-    'enable_public_show',
-    'enable_public_index',
-    'public_name',
-    'public_description',
-    'test_mode',
-    'buyers_limit_value',
-    'webhook_read_timeout',
-    'concurrency_cap_buffer_percent',
-    'rate_limit_per_minute',
-    'rate_limit_per_hour',
-    'rate_limit_per_day',
-    'rate_limit_per_minute_per_traffic_source',
-    'rate_limit_per_hour_per_traffic_source',
-    'rate_limit_per_day_per_traffic_source',
-    'data_append_enabled',
-    'data_append_group_id',
-    'traffic_source_rate_limiter_id',
-  ],
   order: { values: ['id', 'name', 'vanity_uri', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description', 'vanity_uri'],
   unique: [{ field: 'vanity_uri', scope: 'global' }],
-  foreignKeys: {
-    offer_id: { resource: 'offers', association: 'offer' },
-    ring_pool_id: { resource: 'ring_pools' },
-  },
   // The records the webhook's id lists name, `{ id, name }` each, in the envelope (the lists are checked as foreign keys through them).
   associations: {
     buyers: { resource: 'buyers', via: 'buyer_ids' },

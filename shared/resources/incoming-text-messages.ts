@@ -3,6 +3,7 @@ import { idParam } from '../http/param-schemas.js';
 import { normalizeCallerNumber } from '../phone.js';
 import { defineResource } from './define.js';
 import * as routing from './routing.js';
+import { incomingTextMessagesView } from './views/incoming-text-messages.js';
 
 /**
  * incoming_text_messages (docs/resources.md, "Incoming text messages"): text messages callers
@@ -20,28 +21,12 @@ const callerNumberParam = v.pipe(
 
 export const incomingTextMessages = defineResource({
   ...routing.incomingTextMessages,
+  ...incomingTextMessagesView,
   root: 'incoming_text_message',
   plural: 'incoming_text_messages',
-  type: 'IncomingTextMessage',
   createSchema: v.object({}),
   updateSchema: v.object({}),
   defaults: {},
-  columns: [
-    'company_id',
-    'phone_number_id',
-    'offer_id',
-    'from',
-    'to',
-    'body',
-    'num_media',
-    'media_urls',
-    'carrier',
-    'carrier_message_id',
-    'received_at',
-    'contact_id',
-    'opt_out',
-    'opt_out_keyword',
-  ],
   filters: { phone_number_id: { schema: idParam }, from: { schema: callerNumberParam } },
   order: { values: ['id', 'received_at', 'created_at'], default: 'id' },
   fulltextFields: ['body', 'from'],

@@ -5,6 +5,7 @@ import { digitsParam, tokenValuesParam } from './call-config-fields.js';
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
+import { callControlActionsView, keyPressFlowsView, keyPressFlowGroupsView } from './views/key-press-flows.js';
 
 /**
  * What keys pressed during a bridged call do (docs/call-configuration.md, "IVR routers and key
@@ -43,17 +44,15 @@ export function checkControlAction(record: Record<string, unknown>): Record<stri
 
 export const callControlActions = defineResource({
   ...routing.callControlActions,
+  ...callControlActionsView,
   root: 'call_control_action',
   plural: 'call_control_actions',
-  type: 'CallControlAction',
   createSchema: v.object({ ...actionFields, action_type: oneOf(CONTROL_ACTION_TYPES) }),
   updateSchema: v.object({ ...actionFields, action_type: v.optional(oneOf(CONTROL_ACTION_TYPES)) }),
   defaults: { name: null, action_type: null, transfer_number: null, transfer_buyer_id: null, token_values: {}, outgoing_webhook_id: null },
-  columns: ['company_id', 'name', 'action_type', 'transfer_number', 'transfer_buyer_id', 'token_values', 'outgoing_webhook_id'],
   filters: { action_type: { schema: oneOf(CONTROL_ACTION_TYPES) } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name'],
-  foreignKeys: { transfer_buyer_id: { resource: 'buyers' }, outgoing_webhook_id: { resource: 'outgoing_webhooks' } },
   check: checkControlAction,
 });
 
@@ -61,30 +60,27 @@ const flowFields = { name: optionalText, enabled: flag };
 
 export const keyPressFlows = defineResource({
   ...routing.keyPressFlows,
+  ...keyPressFlowsView,
   root: 'key_press_flow',
   plural: 'key_press_flows',
-  type: 'KeyPressFlow',
   createSchema: v.object({ ...flowFields, digits: digitsParam(8), call_control_action_id: idParam }),
   updateSchema: v.object({ ...flowFields, digits: v.optional(digitsParam(8)), call_control_action_id: v.optional(idParam) }),
   defaults: { name: null, digits: null, call_control_action_id: null, enabled: true },
-  columns: ['company_id', 'name', 'digits', 'call_control_action_id', 'enabled'],
   filters: { call_control_action_id: { schema: idParam } },
   order: { values: ['id', 'name', 'digits', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'digits'],
-  foreignKeys: { call_control_action_id: { resource: 'call_control_actions' } },
 });
 
 const groupFields = { description: optionalText, key_press_flow_ids: idList, offer_id: optionalId, buyer_id: optionalId, enabled: flag };
 
 export const keyPressFlowGroups = defineResource({
   ...routing.keyPressFlowGroups,
+  ...keyPressFlowGroupsView,
   root: 'key_press_flow_group',
   plural: 'key_press_flow_groups',
-  type: 'KeyPressFlowGroup',
   createSchema: v.object({ name: presentString, ...groupFields }),
   updateSchema: v.object({ name: v.optional(presentString), ...groupFields }),
   defaults: { name: null, description: null, key_press_flow_ids: [], offer_id: null, buyer_id: null, enabled: true },
-  columns: ['company_id', 'name', 'description', 'key_press_flow_ids', 'offer_id', 'buyer_id', 'enabled'],
   filters: { offer_id: { schema: idParam }, buyer_id: { schema: idParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
@@ -93,5 +89,4 @@ export const keyPressFlowGroups = defineResource({
     { field: 'offer_id', scope: 'company' },
     { field: 'buyer_id', scope: 'company' },
   ],
-  foreignKeys: { key_press_flow_ids: { resource: 'key_press_flows' }, offer_id: { resource: 'offers' }, buyer_id: { resource: 'buyers' } },
 });

@@ -4,6 +4,7 @@ import { defineResource } from './define.js';
 import { optionalText } from './field-schemas.js';
 import { tokenFilterListParam } from './token-fields.js';
 import * as routing from './routing.js';
+import { leadRetargetsView } from './views/lead-retargets.js';
 
 /**
  * Lead retargets: move (or copy) the active leads of one schedule that match a filter into
@@ -23,9 +24,9 @@ const fields = {
 
 export const leadRetargets = defineResource({
   ...routing.leadRetargets,
+  ...leadRetargetsView,
   root: 'lead_retarget',
   plural: 'lead_retargets',
-  type: 'LeadRetarget',
   createSchema: v.object({ ...fields, source_schedule_id: idParam, target_schedule_id: idParam }),
   // A retarget ran when it was created; an update renames it, it does not run again.
   updateSchema: v.object({ name: optionalText }),
@@ -42,24 +43,9 @@ export const leadRetargets = defineResource({
     has_more: false,
     succeeded_at: null,
   },
-  columns: [
-    'company_id',
-    'name',
-    'source_schedule_id',
-    'target_schedule_id',
-    'record_token_filter_list',
-    'retarget_type',
-    'lead_limit',
-    'scanned_count',
-    'retargeted_count',
-    'skipped_count',
-    'has_more',
-    'succeeded_at',
-  ],
   filters: { source_schedule_id: { schema: idParam }, target_schedule_id: { schema: idParam } },
   order: { values: ['id', 'created_at'], default: 'id' },
   fulltextFields: ['name'],
-  foreignKeys: { source_schedule_id: { resource: 'schedules' }, target_schedule_id: { resource: 'schedules' } },
   check: (record): Record<string, string[]> => (record.source_schedule_id === record.target_schedule_id ? { target_schedule_id: ['must be another schedule than source_schedule_id'] } : {}),
   behaviour: () => import('../leads/lead-retarget-behaviour.js'),
 });

@@ -4,6 +4,7 @@ import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import { areaCodeParam } from './phone-numbers.js';
 import * as routing from './routing.js';
+import { numberOrderPrefixesView, numberOrdersView } from './views/number-orders.js';
 
 /**
  * Number orders (docs/call-configuration.md, "Sounds, answering machines and number orders"):
@@ -22,17 +23,15 @@ export const PREFIX_COUNTRIES = ['US', 'CA'] as const;
 
 export const numberOrderPrefixes = defineResource({
   ...routing.numberOrderPrefixes,
+  ...numberOrderPrefixesView,
   root: 'number_order_prefix',
   plural: 'number_order_prefixes',
-  type: 'NumberOrderPrefix',
   createSchema: v.object({ name: optionalText, prefix: prefixParam, country: v.optional(oneOf(PREFIX_COUNTRIES)), description: optionalText }),
   updateSchema: v.object({ name: optionalText, prefix: v.optional(prefixParam), country: v.optional(oneOf(PREFIX_COUNTRIES)), description: optionalText }),
   defaults: { name: null, prefix: null, country: 'US', description: null },
-  columns: ['company_id', 'name', 'prefix', 'country', 'country_code', 'description'],
   order: { values: ['id', 'name', 'prefix', 'created_at', 'updated_at'], default: 'id' },
   filters: { prefix: { schema: prefixParam }, country: { schema: oneOf(PREFIX_COUNTRIES) } },
   fulltextFields: ['name', 'prefix', 'description'],
-  derive: () => ({ country_code: '1' }),
 });
 
 /** Numbers one order buys at most. */
@@ -43,9 +42,9 @@ const readOnly = (field: string) => v.optional(v.never(`cannot be changed: ${fie
 
 export const numberOrders = defineResource({
   ...routing.numberOrders,
+  ...numberOrdersView,
   root: 'number_order',
   plural: 'number_orders',
-  type: 'NumberOrder',
   createSchema: v.object({
     name: optionalText,
     quantity: v.pipe(integerParam, v.minValue(1, 'must be greater than or equal to 1'), v.maxValue(MAX_ORDER_QUANTITY, `must be less than or equal to ${MAX_ORDER_QUANTITY}`)),
@@ -73,31 +72,9 @@ export const numberOrders = defineResource({
     errors: [],
     completed_at: null,
   },
-  columns: [
-    'company_id',
-    'name',
-    'quantity',
-    'area_code',
-    'prefix',
-    'number_order_prefix_id',
-    'offer_id',
-    'traffic_source_id',
-    'ring_pool_id',
-    'status',
-    'fulfilled_count',
-    'phone_number_ids',
-    'errors',
-    'completed_at',
-  ],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   filters: { status: { schema: oneOf(NUMBER_ORDER_STATUSES) }, offer_id: { schema: idParam } },
   fulltextFields: ['name'],
-  foreignKeys: {
-    number_order_prefix_id: { resource: 'number_order_prefixes' },
-    offer_id: { resource: 'offers', association: 'offer' },
-    traffic_source_id: { resource: 'traffic_sources' },
-    ring_pool_id: { resource: 'ring_pools' },
-  },
   check: (record): Record<string, string[]> => {
     const given = ['area_code', 'prefix', 'number_order_prefix_id'].filter((field) => record[field] !== null && record[field] !== undefined);
     return given.length > 1 ? { base: ['give at most one of area_code, prefix and number_order_prefix_id'] } : {};

@@ -3,6 +3,7 @@ import { booleanParam, idParam, integerParam, oneOf } from '../http/param-schema
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
+import { offerAmdFlowsView } from './views/offer-amd-flows.js';
 
 /**
  * What an outbound call of an offer does when an answering machine picks up (docs/call-configuration.md,
@@ -27,17 +28,15 @@ const flowFields = {
 
 export const offerAmdFlows = defineResource({
   ...routing.offerAmdFlows,
+  ...offerAmdFlowsView,
   root: 'offer_amd_flow',
   plural: 'offer_amd_flows',
-  type: 'OfferAmdFlow',
   createSchema: v.object({ ...flowFields, offer_id: idParam, action: oneOf(AMD_ACTIONS) }),
   updateSchema: v.object({ ...flowFields, offer_id: v.optional(idParam), action: v.optional(oneOf(AMD_ACTIONS)) }),
   defaults: { name: null, action: null, sound_file_id: null, message_text: null, retry_after_minutes: 60, max_retries: 3, enabled: true },
-  columns: ['company_id', 'name', 'offer_id', 'action', 'sound_file_id', 'message_text', 'retry_after_minutes', 'max_retries', 'enabled'],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   filters: { offer_id: { schema: idParam }, action: { schema: oneOf(AMD_ACTIONS) } },
   fulltextFields: ['name', 'message_text'],
-  foreignKeys: { offer_id: { resource: 'offers', association: 'offer' }, sound_file_id: { resource: 'sound_files' } },
   // One flow per offer; its lookup item carries the flow, so an outbound call reads it with one GetItem.
   unique: [{ field: 'offer_id', scope: 'company' }],
   lookupAttributes: (record) => ({

@@ -3,6 +3,7 @@ import { blankable, decimalParam, idParam, oneOf, presentString } from '../http/
 import { defineResource } from './define.js';
 import { tokenFilterListParam } from './token-fields.js';
 import * as routing from './routing.js';
+import { offerConversionsView } from './views/offer-conversions.js';
 
 /** Traffic source payouts: what the company pays a traffic source for a call on an offer. */
 const PAYOUT_TYPES = ['usd', 'buyer_conversion_percent'] as const;
@@ -18,9 +19,9 @@ const writable = {
 
 export const offerConversions = defineResource({
   ...routing.offerConversions,
+  ...offerConversionsView,
   root: 'offer_conversion',
   plural: 'offer_conversions',
-  type: 'OfferConversion',
   createSchema: v.object({
     ...writable,
     duration: decimalParam,
@@ -36,38 +37,8 @@ export const offerConversions = defineResource({
     offer_id: v.optional(idParam),
   }),
   defaults: { payout_type: 'usd', payout: null, revenue_percentage: null, sortable_order: 0, record_token_filter_list: [] },
-  columns: [
-    'context_menu_name',
-    'payout',
-    'payout_type',
-    'revenue_percentage',
-    'duration',
-    'duplicate_timeframe',
-    'name',
-    'token_values',
-    'sortable_order',
-    'offer_id',
-    'business_range_id',
-    'conversion_type',
-    'record_token_filter_id',
-    'record_token_filter_data_count',
-    'record_token_filter_data',
-  ],
   defaultSort: { attribute: 'sortable_order', direction: 'asc' },
   filters: { offer_id: { schema: idParam }, business_range_id: { schema: idParam } },
   fulltextFields: ['name'],
   serializers: ['offer_conversion', 'offer_conversion_grid'],
-  // business_range_id names a resource this service does not serve yet: checked as an id only.
-  foreignKeys: { offer_id: { resource: 'offers', association: 'offer' } },
-  derive: (record) => {
-    const filters = Array.isArray(record.record_token_filter_list) ? (record.record_token_filter_list as string[]) : [];
-    return {
-      context_menu_name: record.name ?? null,
-      token_values: filters.join(','),
-      conversion_type: 'traffic_source_payout',
-      record_token_filter_id: null,
-      record_token_filter_data_count: filters.length,
-      record_token_filter_data: filters,
-    };
-  },
 });

@@ -4,6 +4,7 @@ import { presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
 import * as routing from './routing.js';
+import { offersView, trafficSourcesView } from './views/offers.js';
 
 /**
  * Offers: what a company sells calls and leads for. The reference gives no fields; these are the
@@ -23,9 +24,9 @@ const soundFields = { whisper_sound_file_id: optionalId, hold_sound_playlist_id:
 
 export const offers = defineResource({
   ...routing.offers,
+  ...offersView,
   root: 'offer',
   plural: 'offers',
-  type: 'Offer',
   // buyer_ids and buyer_group_ids: the buyers that may take the offer's calls.
   createSchema: v.object({ name: presentString, description: optionalText, time_zone: v.optional(timeZoneParam), buyer_ids: v.optional(idListParam), buyer_group_ids: v.optional(idListParam), ...soundFields }),
   updateSchema: v.object({
@@ -37,13 +38,6 @@ export const offers = defineResource({
     ...soundFields,
   }),
   defaults: { name: null, description: null, time_zone: 'UTC', buyer_ids: [], buyer_group_ids: [], whisper_sound_file_id: null, hold_sound_playlist_id: null },
-  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token', 'buyer_ids', 'buyer_group_ids', 'whisper_sound_file_id', 'hold_sound_playlist_id'],
-  foreignKeys: {
-    buyer_ids: { resource: 'buyers' },
-    buyer_group_ids: { resource: 'buyer_groups' },
-    whisper_sound_file_id: { resource: 'sound_files' },
-    hold_sound_playlist_id: { resource: 'sound_playlists' },
-  },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
   unique: [
@@ -51,19 +45,16 @@ export const offers = defineResource({
     { field: 'offer_token', scope: 'global' },
   ],
   generate: () => ({ lead_token: token(), offer_token: token() }),
-  derive: (record) => ({ context_menu_name: record.name ?? null }),
 });
 
 export const trafficSources = defineResource({
   ...routing.trafficSources,
+  ...trafficSourcesView,
   root: 'traffic_source',
   plural: 'traffic_sources',
-  type: 'TrafficSource',
   createSchema: v.object({ name: presentString, description: optionalText, time_zone: v.optional(timeZoneParam) }),
   updateSchema: v.object({ name: v.optional(presentString), description: optionalText, time_zone: v.optional(timeZoneParam) }),
   defaults: { name: null, description: null, time_zone: 'UTC' },
-  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone'],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
-  derive: (record) => ({ context_menu_name: record.name ?? null }),
 });

@@ -5,6 +5,7 @@ import { defineResource } from './define.js';
 import { idListParam, optionalCount, optionalId, optionalText } from './field-schemas.js';
 import { bodyTemplateParam, contentTypeParam, headersParam, httpMethodParam, urlTemplateParam } from './outgoing-request-fields.js';
 import * as routing from './routing.js';
+import { outgoingWebhooksView, outgoingWebhookUrlsView } from './views/outgoing-webhooks.js';
 
 /**
  * Outgoing webhooks: what to send when something happens (the reference's outgoing_webhook
@@ -32,9 +33,9 @@ const webhookWritable = {
 
 export const outgoingWebhooks = defineResource({
   ...routing.outgoingWebhooks,
+  ...outgoingWebhooksView,
   root: 'outgoing_webhook',
   plural: 'outgoing_webhooks',
-  type: 'OutgoingWebhook',
   createSchema: v.object({ ...webhookWritable, name: presentString, trigger_type: triggerType }),
   updateSchema: v.object({ ...webhookWritable, name: v.optional(presentString), trigger_type: v.optional(triggerType) }),
   defaults: {
@@ -49,30 +50,16 @@ export const outgoingWebhooks = defineResource({
     token_value_map_ids: [],
     enabled: true,
   },
-  columns: [
-    'company_id',
-    'name',
-    'trigger_type',
-    'trigger_duration',
-    'offer_id',
-    'schedule_action_id',
-    'sortable_order',
-    'token_value_ids',
-    'outgoing_url_ids',
-    'token_value_map_ids',
-    'enabled',
-  ],
   order: { values: ['id', 'name', 'trigger_type', 'sortable_order', 'created_at', 'updated_at'], default: 'id' },
   filters: { trigger_type: { schema: triggerType }, offer_id: { schema: idParam }, enabled: { schema: booleanParam } },
   fulltextFields: ['name'],
-  foreignKeys: { offer_id: { resource: 'offers' }, outgoing_url_ids: { resource: 'outgoing_webhook_urls' } },
 });
 
 export const outgoingWebhookUrls = defineResource({
   ...routing.outgoingWebhookUrls,
+  ...outgoingWebhookUrlsView,
   root: 'outgoing_webhook_url',
   plural: 'outgoing_webhook_urls',
-  type: 'OutgoingWebhookUrl',
   createSchema: v.object({
     name: optionalText,
     url: urlTemplateParam,
@@ -90,7 +77,6 @@ export const outgoingWebhookUrls = defineResource({
     body: v.optional(bodyTemplateParam),
   }),
   defaults: { name: null, url: null, http_method: 'POST', content_type: 'application/json', headers: {}, body: null },
-  columns: ['company_id', 'name', 'url', 'http_method', 'content_type', 'headers', 'body'],
   order: { values: ['id', 'name', 'url', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'url'],
   // A deleted URL leaves every outgoing webhook's outgoing_url_ids.

@@ -5,6 +5,7 @@ import { numberIndexAttributes } from '../numbers/number-index.js';
 import { defineResource } from './define.js';
 import { optionalText, optionalId } from './field-schemas.js';
 import * as routing from './routing.js';
+import { phoneNumbersView } from './views/phone-numbers.js';
 
 /**
  * Tracking numbers. Buying one (create) goes through the number provider port, deleting one
@@ -48,9 +49,9 @@ export const containsParam = textMatching(/^[0-9*]{2,10}$/, 'is not a pattern of
 
 export const phoneNumbers = defineResource({
   ...routing.phoneNumbers,
+  ...phoneNumbersView,
   root: 'phone_number',
   plural: 'phone_numbers',
-  type: 'PhoneNumber',
   // The reference lists no `new`: a number is bought, not drafted.
   createSchema: v.object({
     // A number from search; without one the first free number is bought (in `area_code` if given).
@@ -70,7 +71,6 @@ export const phoneNumbers = defineResource({
   }),
   instructions: ['area_code'],
   defaults: { name: null, traffic_source_id: null, ring_pool_id: null },
-  columns: ['company_id', 'number', 'name', 'offer_id', 'traffic_source_id', 'ring_pool_id', 'provider', 'provider_id', 'status'],
   order: { values: ['id', 'number', 'name', 'created_at', 'updated_at'], default: 'id' },
   filters: {
     number: { schema: e164Param },
@@ -80,11 +80,6 @@ export const phoneNumbers = defineResource({
   },
   fulltextFields: ['number', 'name'],
   serializers: ['phone_number', 'phone_number_grid'],
-  foreignKeys: {
-    offer_id: { resource: 'offers', association: 'offer' },
-    traffic_source_id: { resource: 'traffic_sources', association: 'traffic_source' },
-    ring_pool_id: { resource: 'ring_pools', association: 'ring_pool' },
-  },
   unique: [{ field: 'number', scope: 'global' }],
   lookupAttributes: (record) => ({
     offer_id: record.offer_id ?? null,

@@ -3,6 +3,7 @@ import { idParam, presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalText, optionalId } from './field-schemas.js';
 import * as routing from './routing.js';
+import { ringPoolsView } from './views/ring-pools.js';
 
 /**
  * Number pools (`ring_pools`): a named set of a company's tracking numbers for one offer, from
@@ -13,24 +14,17 @@ import * as routing from './routing.js';
 
 export const ringPools = defineResource({
   ...routing.ringPools,
+  ...ringPoolsView,
   root: 'ring_pool',
   plural: 'ring_pools',
-  type: 'RingPool',
   createSchema: v.object({ name: presentString, offer_id: idParam, traffic_source_id: optionalId, description: optionalText }),
   updateSchema: v.object({ name: v.optional(presentString), offer_id: v.optional(idParam), traffic_source_id: optionalId, description: optionalText }),
   defaults: { name: null, description: null, offer_id: null, traffic_source_id: null },
-  columns: ['company_id', 'name', 'description', 'offer_id', 'traffic_source_id', 'phone_number_ids', 'numbers_count'],
   order: { values: ['id', 'name', 'numbers_count', 'created_at', 'updated_at'], default: 'id' },
-  // Counted from the company's numbers when shown (the enrich hook).
+  // Counted from the company's numbers when shown (the view's enricher).
   computedOrder: ['numbers_count'],
   filters: { offer_id: { schema: idParam }, traffic_source_id: { schema: idParam } },
   fulltextFields: ['name', 'description'],
   serializers: ['ring_pool', 'ring_pool_grid'],
-  foreignKeys: {
-    offer_id: { resource: 'offers', association: 'offer' },
-    traffic_source_id: { resource: 'traffic_sources', association: 'traffic_source' },
-  },
-  // Shown by `new`; stored pools get theirs from the behaviour's enrich.
-  derive: () => ({ phone_number_ids: [], numbers_count: 0 }),
   behaviour: () => import('../numbers/ring-pool-behaviour.js'),
 });

@@ -7,6 +7,7 @@ import { integrationBrief } from './integrations.js';
 import { idListParam, idListUpTo, MAX_ASSOCIATED_RECORDS, optionalCount, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
 import { tokenFilterListParam, tokenListParam } from './token-fields.js';
 import * as routing from './routing.js';
+import { scheduleActionsView } from './views/schedule-actions.js';
 
 /**
  * Schedule actions (the reference's "Schedule action"): the steps of a schedule. The root node
@@ -45,17 +46,6 @@ export const ACTION_TYPES = [
 /** Action types whose outside service this deployment has no adapter for: refused at create. */
 export const UNSUPPORTED_ACTION_TYPES: ReadonlySet<string> = new Set(['crm_two', 'marketing_automation', 'ftp_upload', 'data_append']);
 
-const CATEGORY: Record<string, string> = {
-  dial: 'outbound',
-  wait: 'timing',
-  schedule_callback: 'timing',
-  webhook: 'integration',
-  crm_two: 'integration',
-  marketing_automation: 'integration',
-  ftp_upload: 'integration',
-  object_storage_upload: 'integration',
-  data_append: 'integration',
-};
 
 /** `wait_until_day_of_week`: a day name, or 0-6 with 0 = Sunday; stored as the name. */
 const dayOfWeekParam = blankable(
@@ -148,11 +138,11 @@ export function checkAction(record: Record<string, unknown>): Record<string, str
 
 export const scheduleActions = defineResource({
   ...routing.scheduleActions,
+  ...scheduleActionsView,
   root: 'schedule_action',
   rootOf: (record) => (typeof record.action_type === 'string' && record.action_type ? `action_${record.action_type}` : 'schedule_action'),
   associations: { integrations: { resource: 'integrations', via: 'integration_ids', brief: integrationBrief } },
   plural: 'schedule_actions',
-  type: 'ScheduleAction',
   createSchema: v.object({ ...actionFields, owner_relation: relation, action_type: actionType }),
   // The relation and the kind stay what they were created as (a different kind is a new action).
   updateSchema: v.object(actionFields),
@@ -196,70 +186,9 @@ export const scheduleActions = defineResource({
     object_storage_key_prefix: null,
     integration_ids: [],
   },
-  columns: [
-    'company_id',
-    'name',
-    'schedule_id',
-    'owner_relation',
-    'sortable_order',
-    'action_type',
-    'action_category',
-    'record_token_filter_list',
-    'token_value_map_group_ids',
-    'sms_body',
-    'email_title',
-    'email_body',
-    'email_type',
-    'email_from',
-    'email_domain',
-    'outgoing_webhook_id',
-    'outgoing_webhook',
-    'action_wait_type',
-    'wait_until_day_of_week',
-    'wait_until_hour',
-    'wait_until_minute',
-    'wait_until_time_zone',
-    'wait_seconds',
-    'wait_minutes',
-    'wait_hours',
-    'wait_days',
-    'choice_action_type',
-    'sub_action',
-    'add_to_schedule_id',
-    'add_to_schedule_name',
-    'mailing_list_id',
-    'campaign_id',
-    'has_queued_leads',
-    'queued_leads_count',
-    'token_value_ids',
-    'calls_on_hold_limit',
-    'when_buyer_would_convert',
-    'when_buyer_available',
-    'available_cc_percentage',
-    'during_daylight_hours',
-    'lead_alteration_ids',
-    'record_token_additional_list',
-    'object_storage_key_prefix',
-    'integration_ids',
-  ],
   filters: { schedule_id: { schema: idParam }, owner_relation: { schema: relation }, action_type: { schema: actionType } },
   order: { values: ['id', 'sortable_order', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name'],
-  foreignKeys: {
-    schedule_id: { resource: 'schedules' },
-    add_to_schedule_id: { resource: 'schedules' },
-    outgoing_webhook_id: { resource: 'outgoing_webhooks' },
-  },
   check: checkAction,
-  // The enrich hook (schedule-action-behaviour.ts) fills in the webhook, the schedule name and the queue.
-  derive: (record) => ({
-    action_category: typeof record.action_type === 'string' ? (CATEGORY[record.action_type] ?? 'lead') : null,
-    outgoing_webhook: null,
-    add_to_schedule_name: null,
-    has_queued_leads: false,
-    queued_leads_count: 0,
-    // Actions stored before integrations could be linked show an empty list.
-    integration_ids: record.integration_ids ?? [],
-  }),
   behaviour: () => import('../leads/schedule-action-behaviour.js'),
 });

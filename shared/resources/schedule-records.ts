@@ -4,6 +4,7 @@ import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText } from './field-schemas.js';
 import { tokenFilterListParam } from './token-fields.js';
 import * as routing from './routing.js';
+import { scheduleActionGroupsView, scheduleTriggersView, scheduleDistributionsView } from './views/schedule-records.js';
 
 /**
  * The schedules' smaller companions (docs/leads.md, "Schedules and the engine"):
@@ -19,16 +20,14 @@ const ownId = (message: string) => v.pipe(integerParam, v.minValue(1, message));
 
 export const scheduleActionGroups = defineResource({
   ...routing.scheduleActionGroups,
+  ...scheduleActionGroupsView,
   root: 'schedule_action_group',
   plural: 'schedule_action_groups',
-  type: 'ScheduleActionGroup',
   createSchema: v.object({ name: presentString, description: optionalText, schedule_action_ids: idList }),
   updateSchema: v.object({ name: v.optional(presentString), description: optionalText, schedule_action_ids: idList }),
   defaults: { name: null, description: null, schedule_action_ids: [] },
-  columns: ['company_id', 'name', 'description', 'schedule_action_ids'],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
-  foreignKeys: { schedule_action_ids: { resource: 'schedule_actions' } },
 });
 
 export const SCHEDULE_TRIGGER_EVENTS = ['lead_ended'] as const;
@@ -42,25 +41,23 @@ const triggerFields = {
 
 export const scheduleTriggers = defineResource({
   ...routing.scheduleTriggers,
+  ...scheduleTriggersView,
   root: 'schedule_trigger',
   plural: 'schedule_triggers',
-  type: 'ScheduleTrigger',
   createSchema: v.object({ ...triggerFields, schedule_id: ownId('is not a valid id'), trigger_event: v.optional(oneOf(SCHEDULE_TRIGGER_EVENTS)) }),
   updateSchema: v.object({ ...triggerFields, schedule_id: v.optional(idParam), trigger_event: v.optional(oneOf(SCHEDULE_TRIGGER_EVENTS)) }),
   defaults: { name: null, schedule_id: null, source_schedule_id: null, trigger_event: 'lead_ended', record_token_filter_list: null, enabled: true },
-  columns: ['company_id', 'name', 'schedule_id', 'source_schedule_id', 'trigger_event', 'record_token_filter_list', 'enabled'],
   filters: { schedule_id: { schema: idParam }, source_schedule_id: { schema: idParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name'],
-  foreignKeys: { schedule_id: { resource: 'schedules' }, source_schedule_id: { resource: 'schedules' } },
   check: (record): Record<string, string[]> => (record.schedule_id === record.source_schedule_id ? { source_schedule_id: ['must be another schedule than schedule_id'] } : {}),
 });
 
 export const scheduleDistributions = defineResource({
   ...routing.scheduleDistributions,
+  ...scheduleDistributionsView,
   root: 'schedule_distribution',
   plural: 'schedule_distributions',
-  type: 'ScheduleDistribution',
   createSchema: v.object({
     name: optionalText,
     schedule_id: ownId('is not a valid id'),
@@ -75,9 +72,7 @@ export const scheduleDistributions = defineResource({
     enabled: v.optional(booleanParam),
   }),
   defaults: { name: null, schedule_id: null, target_schedule_id: null, weight: 1, enabled: true },
-  columns: ['company_id', 'name', 'schedule_id', 'target_schedule_id', 'weight', 'enabled'],
   filters: { schedule_id: { schema: idParam } },
   order: { values: ['id', 'name', 'weight', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name'],
-  foreignKeys: { schedule_id: { resource: 'schedules' }, target_schedule_id: { resource: 'schedules' } },
 });

@@ -3,6 +3,7 @@ import { blankable, idParam, integerParam } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalText, timeParam } from './field-schemas.js';
 import * as routing from './routing.js';
+import { scheduledCallbacksView } from './views/scheduled-callbacks.js';
 
 /**
  * Scheduled callbacks: a lead's callback at a time. Creating one sets the lead's callback_at
@@ -13,9 +14,9 @@ import * as routing from './routing.js';
  */
 export const scheduledCallbacks = defineResource({
   ...routing.scheduledCallbacks,
+  ...scheduledCallbacksView,
   root: 'scheduled_callback',
   plural: 'scheduled_callbacks',
-  type: 'ScheduledCallback',
   createSchema: v.object({
     lead_id: idParam,
     callback_at: v.optional(blankable(timeParam)),
@@ -26,7 +27,6 @@ export const scheduledCallbacks = defineResource({
   // Another time moves the lead's callback; the lead stays the one the callback was made for.
   updateSchema: v.object({ callback_at: v.optional(blankable(timeParam)), notes: optionalText }),
   defaults: { lead_id: null, schedule_id: null, caller_id: null, callback_at: null, notes: null },
-  columns: ['company_id', 'lead_id', 'schedule_id', 'caller_id', 'callback_at', 'notes'],
   filters: { lead_id: { schema: idParam }, schedule_id: { schema: idParam } },
   order: { values: ['id', 'callback_at', 'created_at'], default: 'id' },
   behaviour: () => import('../leads/scheduled-callback-behaviour.js'),

@@ -4,6 +4,7 @@ import { booleanParam, presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalCount, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
 import * as routing from './routing.js';
+import { schedulesView } from './views/schedules.js';
 
 /**
  * Schedules: follow-up plans that leads submitted with the schedule's `lead_token` run through
@@ -24,14 +25,12 @@ const fields = {
 
 export const schedules = defineResource({
   ...routing.schedules,
+  ...schedulesView,
   root: 'schedule',
   plural: 'schedules',
-  type: 'Schedule',
   createSchema: v.object({ name: presentString, ...fields }),
   updateSchema: v.object({ name: v.optional(presentString), ...fields }),
   defaults: { name: null, description: null, time_zone: 'UTC', offer_id: null, paused: false, hours_to_expire: null, max_contact_attempts: null },
-  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'offer_id', 'paused', 'hours_to_expire', 'max_contact_attempts', 'lead_token'],
-  foreignKeys: { offer_id: { resource: 'offers', association: 'offer' } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
   unique: [{ field: 'lead_token', scope: 'global' }],
@@ -44,5 +43,4 @@ export const schedules = defineResource({
     max_contact_attempts: record.max_contact_attempts ?? null,
     time_zone: record.time_zone ?? 'UTC',
   }),
-  derive: (record) => ({ context_menu_name: record.name ?? null }),
 });

@@ -4,6 +4,7 @@ import { MAX_ENCRYPTED_VALUE_BYTES } from '../ports/encryption.js';
 import { defineResource } from './define.js';
 import { listOf, timeParam } from './field-schemas.js';
 import * as routing from './routing.js';
+import { secretItemsView, oauthConnectionsView, appConfigsView } from './views/secrets.js';
 
 /**
  * Secrets, OAuth connections and app configs (docs/resources.md, "Secrets, OAuth connections and
@@ -29,15 +30,14 @@ export const SHORTEST_VALUE_SHOWING_LAST = 12;
 
 export const secretItems = defineResource({
   ...routing.secretItems,
+  ...secretItemsView,
   root: 'secret_item',
   plural: 'secret_items',
-  type: 'SecretItem',
   createSchema: v.object({ name: requiredName, description: optionalDescription, value: encryptedValue }),
   updateSchema: v.object({ name: v.optional(requiredName), description: optionalDescription, value: v.optional(encryptedValue) }),
   // `value` is never stored as sent: the behaviour encrypts it into value_ciphertext.
   instructions: ['value'],
   defaults: { name: null, description: null, value_last4: null, value_updated_at: null },
-  columns: ['company_id', 'name', 'description', 'value_last4', 'value_updated_at'],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
   unique: [{ field: 'name', scope: 'company' }],
@@ -64,9 +64,9 @@ const oauthFields = {
 
 export const oauthConnections = defineResource({
   ...routing.oauthConnections,
+  ...oauthConnectionsView,
   root: 'oauth_connection',
   plural: 'oauth_connections',
-  type: 'OauthConnection',
   createSchema: v.object({ integration_id: idParam, provider: providerKey, name: requiredName, ...oauthFields }),
   updateSchema: v.object({ integration_id: v.optional(idParam), provider: v.optional(providerKey), name: v.optional(requiredName), ...oauthFields }),
   instructions: OAUTH_TOKEN_FIELDS,
@@ -82,11 +82,9 @@ export const oauthConnections = defineResource({
     has_refresh_token: false,
     tokens_updated_at: null,
   },
-  columns: ['company_id', 'integration_id', 'provider', 'name', 'account_identifier', 'scopes', 'status', 'expires_at', 'has_access_token', 'has_refresh_token', 'tokens_updated_at'],
   filters: { integration_id: { schema: idParam }, status: { schema: oneOf(OAUTH_STATUSES) }, provider: { schema: providerKey } },
   order: { values: ['id', 'name', 'provider', 'status', 'expires_at', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'provider', 'account_identifier'],
-  foreignKeys: { integration_id: { resource: 'integrations', association: 'integration' } },
   behaviour: () => import('../secrets/oauth-connection-behaviour.js'),
 });
 
@@ -130,9 +128,9 @@ export function appConfigValueError(valueType: AppConfigValueType, value: string
 
 export const appConfigs = defineResource({
   ...routing.appConfigs,
+  ...appConfigsView,
   root: 'app_config',
   plural: 'app_configs',
-  type: 'AppConfig',
   createSchema: v.object({ name: requiredName, key: configKey, value: configValue, description: optionalDescription, value_type: v.optional(oneOf(APP_CONFIG_VALUE_TYPES)) }),
   updateSchema: v.object({
     name: v.optional(requiredName),
@@ -142,7 +140,6 @@ export const appConfigs = defineResource({
     value_type: v.optional(oneOf(APP_CONFIG_VALUE_TYPES)),
   }),
   defaults: { name: null, key: null, value: '', description: null, value_type: 'string' },
-  columns: ['name', 'company_id', 'key', 'value', 'description', 'value_type'],
   filters: { key: { schema: configKey }, value_type: { schema: oneOf(APP_CONFIG_VALUE_TYPES) } },
   order: { values: ['id', 'name', 'key', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'key', 'description'],

@@ -1,6 +1,6 @@
 import { isoWithOffset } from '../time.js';
 import type { StoredRecord } from '../db/records.js';
-import { allColumns, type ResourceDefinition } from './define.js';
+import { allColumns, type ResourceDefinition, type ResourceView } from './define.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -16,7 +16,7 @@ export interface SerializeOptions {
   /** A `*_grid` serializer: flat foreign keys, no nested objects. */
   grid?: boolean;
   associations?: AssociationValues;
-  /** Columns loaded by the resource's `enrich` hook. */
+  /** Columns loaded by the view's enricher. */
   extra?: Record<string, unknown>;
 }
 
@@ -44,7 +44,7 @@ export const TIME_ATTRIBUTES: ReadonlySet<string> = new Set([
 ]);
 
 /** A stored record as the API shows it: every column, null where unset. */
-export function serializeRecord(resource: ResourceDefinition, record: StoredRecord, options: SerializeOptions = {}): Record<string, unknown> {
+export function serializeRecord(resource: ResourceView, record: StoredRecord, options: SerializeOptions = {}): Record<string, unknown> {
   const timeZone = options.timeZone ?? 'UTC';
   const path = `${API_PREFIX}/${resource.name}/${record.id}`;
   const derived = { ...resource.derive?.(record), ...options.extra };

@@ -4,6 +4,7 @@ import { patternProblem } from '../call-config/text-match.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
+import { sipHeadersView, sipHeaderParserGroupsView, sipHeaderParsersView } from './views/sip-headers.js';
 
 /**
  * SIP headers (docs/call-configuration.md, "SIP headers, recording rules, state call limits and
@@ -47,46 +48,40 @@ export const safePatternParam = v.optional(
 
 export const sipHeaders = defineResource({
   ...routing.sipHeaders,
+  ...sipHeadersView,
   root: 'sip_header',
   plural: 'sip_headers',
-  type: 'SipHeader',
   createSchema: v.object({ name: outgoingHeaderName, value: headerValue, buyer_id: optionalId, offer_id: optionalId, enabled: v.optional(booleanParam) }),
   updateSchema: v.object({ name: v.optional(outgoingHeaderName), value: v.optional(headerValue), buyer_id: optionalId, offer_id: optionalId, enabled: v.optional(booleanParam) }),
   defaults: { name: null, value: '', buyer_id: null, offer_id: null, enabled: true },
-  columns: ['company_id', 'name', 'value', 'buyer_id', 'offer_id', 'enabled'],
   filters: { buyer_id: { schema: idParam }, offer_id: { schema: idParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'value'],
-  foreignKeys: { buyer_id: { resource: 'buyers' }, offer_id: { resource: 'offers' } },
 });
 
 export const sipHeaderParserGroups = defineResource({
   ...routing.sipHeaderParserGroups,
+  ...sipHeaderParserGroupsView,
   root: 'sip_header_parser_group',
   plural: 'sip_header_parser_groups',
-  type: 'SipHeaderParserGroup',
   createSchema: v.object({ name: presentString, description: optionalText, offer_id: optionalId, phone_number_id: optionalId, enabled: v.optional(booleanParam) }),
   updateSchema: v.object({ name: v.optional(presentString), description: optionalText, offer_id: optionalId, phone_number_id: optionalId, enabled: v.optional(booleanParam) }),
   defaults: { name: null, description: null, offer_id: null, phone_number_id: null, enabled: true },
-  columns: ['company_id', 'name', 'description', 'offer_id', 'phone_number_id', 'enabled'],
   filters: { offer_id: { schema: idParam }, phone_number_id: { schema: idParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
-  foreignKeys: { offer_id: { resource: 'offers' }, phone_number_id: { resource: 'phone_numbers' } },
   check: (record): Record<string, string[]> => (record.offer_id === null && record.phone_number_id === null ? { base: ['must be attached to an offer or a tracking number (offer_id or phone_number_id)'] } : {}),
 });
 
 export const sipHeaderParsers = defineResource({
   ...routing.sipHeaderParsers,
+  ...sipHeaderParsersView,
   root: 'sip_header_parser',
   plural: 'sip_header_parsers',
-  type: 'SipHeaderParser',
   createSchema: v.object({ sip_header_parser_group_id: idParam, header_name: headerName, token_name: tokenName, pattern: safePatternParam, name: optionalText, enabled: v.optional(booleanParam) }),
   updateSchema: v.object({ sip_header_parser_group_id: v.optional(idParam), header_name: v.optional(headerName), token_name: v.optional(tokenName), pattern: safePatternParam, name: optionalText, enabled: v.optional(booleanParam) }),
   defaults: { name: null, sip_header_parser_group_id: null, header_name: null, token_name: null, pattern: null, enabled: true },
-  columns: ['company_id', 'name', 'sip_header_parser_group_id', 'header_name', 'token_name', 'pattern', 'enabled'],
   filters: { sip_header_parser_group_id: { schema: idParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'header_name', 'token_name'],
-  foreignKeys: { sip_header_parser_group_id: { resource: 'sip_header_parser_groups' } },
 });

@@ -5,6 +5,7 @@ import { AUDIO_CONTENT_TYPES, decodeAudio } from '../call-config/sound-audio.js'
 import { defineResource } from './define.js';
 import { idListParam, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
+import { soundFilesView, soundPlaylistsView } from './views/sound-files.js';
 
 /**
  * Sound files and playlists (docs/call-configuration.md, "Sounds, answering machines and number
@@ -24,9 +25,9 @@ const audioParam = v.pipe(
 
 export const soundFiles = defineResource({
   ...routing.soundFiles,
+  ...soundFilesView,
   root: 'sound_file',
   plural: 'sound_files',
-  type: 'SoundFile',
   createSchema: v.object({
     name: presentString,
     description: optionalText,
@@ -42,7 +43,6 @@ export const soundFiles = defineResource({
   }),
   instructions: ['audio_base64'],
   defaults: { name: null, description: null, content_type: null },
-  columns: ['company_id', 'name', 'description', 'content_type', 'size_bytes', 'duration_seconds', 'storage_key'],
   order: { values: ['id', 'name', 'size_bytes', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
   // The carrier fetches the audio without credentials by this token (GET /api/v1/sound_files/audio/{token}):
@@ -63,16 +63,14 @@ const soundIds = v.pipe(
 
 export const soundPlaylists = defineResource({
   ...routing.soundPlaylists,
+  ...soundPlaylistsView,
   root: 'sound_playlist',
   plural: 'sound_playlists',
-  type: 'SoundPlaylist',
   createSchema: v.object({ name: presentString, description: optionalText, sound_file_ids: soundIds, loop: v.optional(loopParam) }),
   updateSchema: v.object({ name: v.optional(presentString), description: optionalText, sound_file_ids: v.optional(soundIds), loop: v.optional(loopParam) }),
   defaults: { name: null, description: null, sound_file_ids: [], loop: 1 },
-  columns: ['company_id', 'name', 'description', 'sound_file_ids', 'loop'],
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
-  foreignKeys: { sound_file_ids: { resource: 'sound_files' } },
   check: (record): Record<string, string[]> => ((record.sound_file_ids as unknown[] | undefined)?.length ? {} : { sound_file_ids: ["can't be blank"] }),
 });
 

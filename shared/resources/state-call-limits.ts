@@ -4,6 +4,7 @@ import { US_STATE_CODES } from '../call-config/us-states.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import * as routing from './routing.js';
+import { stateCallLimitsView } from './views/state-call-limits.js';
 
 /**
  * State call limits (docs/call-configuration.md): at most `concurrent_limit` calls in progress
@@ -22,17 +23,15 @@ const stateParam = v.pipe(
 
 export const stateCallLimits = defineResource({
   ...routing.stateCallLimits,
+  ...stateCallLimitsView,
   root: 'state_call_limit',
   plural: 'state_call_limits',
-  type: 'StateCallLimit',
   createSchema: v.object({ name: optionalText, state: stateParam, offer_id: optionalId, concurrent_limit: limit, daily_limit: limit, enabled: v.optional(booleanParam) }),
   updateSchema: v.object({}),
   defaults: { name: null, state: null, offer_id: null, concurrent_limit: null, daily_limit: null, enabled: true },
-  columns: ['company_id', 'name', 'state', 'offer_id', 'concurrent_limit', 'daily_limit', 'enabled'],
   filters: { offer_id: { schema: idParam }, state: { schema: stateParam } },
   order: { values: ['id', 'state', 'created_at'], default: 'id' },
   fulltextFields: ['name', 'state'],
-  foreignKeys: { offer_id: { resource: 'offers' } },
   check: (record): Record<string, string[]> =>
     record.concurrent_limit === null && record.daily_limit === null ? { concurrent_limit: ['or daily_limit must be given'] } : {},
 });

@@ -5,6 +5,7 @@ import { defineResource } from './define.js';
 import { reachableTarget } from './outgoing-request-fields.js';
 import { newSigningSecret } from '../events/signing.js';
 import * as routing from './routing.js';
+import { subscriptionsView } from './views/subscriptions.js';
 
 /** `trigger_fields`: only these keys, integer ids and boolean flags. Blank means "no filter". */
 const triggerFields = blankable(
@@ -33,9 +34,9 @@ const eventName = oneOf(EVENT_NAMES);
 
 export const subscriptions = defineResource({
   ...routing.subscriptions,
+  ...subscriptionsView,
   root: 'subscription',
   plural: 'subscriptions',
-  type: 'Subscription',
   createSchema: v.object({
     target_url: targetUrl,
     event: eventName,
@@ -53,7 +54,6 @@ export const subscriptions = defineResource({
   }),
   instructions: ['rotate_secret'],
   defaults: { target_url: null, event: null, trigger_fields: {}, enabled: true, failing_since: null, disabled_at: null, disabled_reason: null },
-  columns: ['target_url', 'event', 'trigger_fields', 'enabled', 'failing_since', 'disabled_at', 'disabled_reason'],
   // The signing secret (Standard Webhooks) is shown once, by the create or rotation that made it.
   generate: () => ({ secret: newSigningSecret() }),
   revealedOnWrite: ['secret'],

@@ -5,6 +5,7 @@ import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import { tokenListParam } from './token-fields.js';
 import * as routing from './routing.js';
+import { tokenMatchersView, visitorTokenMatchersView } from './views/token-matchers.js';
 
 /**
  * Token matchers (docs/call-configuration.md): rules that set tokens.
@@ -36,17 +37,15 @@ const matcherFields = {
 
 export const tokenMatchers = defineResource({
   ...routing.tokenMatchers,
+  ...tokenMatchersView,
   root: 'token_matcher',
   plural: 'token_matchers',
-  type: 'TokenMatcher',
   createSchema: v.object({ ...matcherFields, match_field: oneOf(MATCH_FIELDS), match_token: v.optional(v.nullable(paramName)), match_value: matchValue, offer_id: optionalId }),
   updateSchema: v.object({ ...matcherFields, match_field: v.optional(oneOf(MATCH_FIELDS)), match_token: v.optional(v.nullable(paramName)), match_value: v.optional(matchValue), offer_id: optionalId }),
   defaults: { name: null, enabled: true, match_field: 'called_number', match_token: null, match_type: 'exact', match_value: null, set_tokens: null, offer_id: null },
-  columns: ['company_id', 'name', 'enabled', 'match_field', 'match_token', 'match_type', 'match_value', 'set_tokens', 'offer_id'],
   filters: { offer_id: { schema: idParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'match_value'],
-  foreignKeys: { offer_id: { resource: 'offers' } },
   check: (record) => ({
     ...checkPattern(record),
     ...(record.match_field === 'token' && !record.match_token ? { match_token: ["can't be blank when match_field is token"] } : {}),
@@ -56,16 +55,14 @@ export const tokenMatchers = defineResource({
 
 export const visitorTokenMatchers = defineResource({
   ...routing.visitorTokenMatchers,
+  ...visitorTokenMatchersView,
   root: 'visitor_token_matcher',
   plural: 'visitor_token_matchers',
-  type: 'VisitorTokenMatcher',
   createSchema: v.object({ ...matcherFields, param_name: paramName, match_value: matchValue, ring_pool_id: optionalId }),
   updateSchema: v.object({ ...matcherFields, param_name: v.optional(paramName), match_value: v.optional(matchValue), ring_pool_id: optionalId }),
   defaults: { name: null, enabled: true, param_name: null, match_type: 'exact', match_value: null, set_tokens: null, ring_pool_id: null },
-  columns: ['company_id', 'name', 'enabled', 'param_name', 'match_type', 'match_value', 'set_tokens', 'ring_pool_id'],
   filters: { ring_pool_id: { schema: idParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'param_name', 'match_value'],
-  foreignKeys: { ring_pool_id: { resource: 'ring_pools' } },
   check: (record) => ({ ...checkPattern(record), ...(!record.set_tokens ? { set_tokens: ["can't be blank"] } : {}) }),
 });

@@ -4,6 +4,7 @@ import { isAllowedRecording, MAX_RECORDING_REFERENCE_CHARS } from '../call-confi
 import { defineResource } from './define.js';
 import { listOf, optionalId } from './field-schemas.js';
 import * as routing from './routing.js';
+import { transcriptionKeywordGroupsView, standaloneTranscriptionsView } from './views/transcriptions.js';
 
 /**
  * Transcription (docs/call-configuration.md, "Dispositions and transcription"):
@@ -30,17 +31,15 @@ const tagName = v.optional(blankable(v.pipe(v.string('is not a string'), v.trim(
 
 export const transcriptionKeywordGroups = defineResource({
   ...routing.transcriptionKeywordGroups,
+  ...transcriptionKeywordGroupsView,
   root: 'transcription_keyword_group',
   plural: 'transcription_keyword_groups',
-  type: 'TranscriptionKeywordGroup',
   createSchema: v.object({ name, keywords, match_mode: v.optional(oneOf(MATCH_MODES)), offer_id: optionalId, tag_name: tagName }),
   updateSchema: v.object({ name: v.optional(name), keywords: v.optional(keywords), match_mode: v.optional(oneOf(MATCH_MODES)), offer_id: optionalId, tag_name: tagName }),
   defaults: { name: null, keywords: [], match_mode: 'any', offer_id: null, tag_name: null },
-  columns: ['company_id', 'name', 'keywords', 'match_mode', 'offer_id', 'tag_name'],
   filters: { offer_id: { schema: idParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'tag_name'],
-  foreignKeys: { offer_id: { resource: 'offers', association: 'offer' } },
 });
 
 export const TRANSCRIPTION_STATUSES = ['queued', 'in_progress', 'completed', 'failed'] as const;
@@ -58,13 +57,12 @@ const recordingUrl = v.optional(
 
 export const standaloneTranscriptions = defineResource({
   ...routing.standaloneTranscriptions,
+  ...standaloneTranscriptionsView,
   root: 'standalone_transcription',
   plural: 'standalone_transcriptions',
-  type: 'StandaloneTranscription',
   createSchema: v.object({ call_id: optionalId, recording_url: recordingUrl }),
   updateSchema: v.object({}),
   defaults: { call_id: null, recording_url: null, status: 'queued', transcript: null, transcription_keyword_group_ids: [], tags: [], failure_reason: null, completed_at: null },
-  columns: ['company_id', 'call_id', 'recording_url', 'status', 'transcript', 'transcription_keyword_group_ids', 'tags', 'failure_reason', 'completed_at'],
   filters: { call_id: { schema: idParam }, status: { schema: oneOf(TRANSCRIPTION_STATUSES) } },
   order: { values: ['id', 'created_at', 'updated_at'], default: 'id' },
   behaviour: () => import('../call-config/transcription-jobs.js'),

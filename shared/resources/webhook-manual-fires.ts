@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { blankable } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
-import { fireStatus } from '../events/fire-status.js';
 import { optionalId, timeParam } from './field-schemas.js';
 import * as routing from './routing.js';
+import { webhookManualFiresView } from './views/webhook-manual-fires.js';
 
 const time = v.optional(blankable(timeParam));
 
@@ -24,33 +24,12 @@ const manualFireFields = v.object({
  */
 export const webhookManualFires = defineResource({
   ...routing.webhookManualFires,
+  ...webhookManualFiresView,
   root: 'webhook_manual_fire',
   plural: 'webhook_manual_fires',
-  type: 'WebhookManualFire',
   // The same fields prefill `new` (the update schema) and create a fire.
   createSchema: manualFireFields,
   updateSchema: manualFireFields,
   defaults: { webhook_log_ids: [], url_count: 0, delivered_count: 0, failed_count: 0, last_status_code: null, last_error: null },
-  columns: [
-    'name',
-    'context_menu_name',
-    'company_id',
-    'outgoing_webhook_id',
-    'buyer_conversion_id',
-    'lead_id',
-    'call_id',
-    'webhook_log_ids',
-    'fire_status',
-    'url_count',
-    'delivered_count',
-    'failed_count',
-    'last_status_code',
-    'last_error',
-  ],
-  foreignKeys: { outgoing_webhook_id: { resource: 'outgoing_webhooks' } },
-  derive: (record) => {
-    const name = `Manual fire #${record.id}`;
-    return { name, context_menu_name: name, fire_status: fireStatus(record) };
-  },
   behaviour: () => import('../events/manual-fire-behaviour.js'),
 });

@@ -1,0 +1,61 @@
+/**
+ * Names of the buyer's writable fields, apart from their rules (buyer-fields.ts) so the buyer's
+ * view (its columns) and copy_another_buyer read them without loading any schema.
+ */
+
+export const CAP_FIELDS = [
+  'concurrency_cap_limit',
+  'attempt_total_limit',
+  'attempt_monthly_limit',
+  'attempt_daily_limit',
+  'connection_total_limit',
+  'connection_monthly_limit',
+  'connection_daily_limit',
+  'buyer_conversion_total_limit',
+  'buyer_conversion_monthly_limit',
+  'buyer_conversion_daily_limit',
+  'revenue_total_limit',
+  'revenue_monthly_limit',
+  'revenue_daily_limit',
+] as const;
+
+/** The writable fields, in the order the buyer's extra columns show them (what copy_another_buyer copies, less user_buyer_id). */
+export const BUYER_WRITABLE_FIELDS = [
+  'user_buyer_id',
+  'number',
+  'name',
+  'timeout_seconds',
+  'dtmf_tones',
+  'time_zone',
+  'buyer_suppression_ids',
+  'paused',
+  'record_calls',
+  'press_one_to_accept',
+  'generate_team',
+  'team_users_emails',
+  'team_offer_ids',
+  'record_token_filter_list',
+  'record_token_additional_list',
+  'route_by_type',
+  'tier',
+  'weight',
+  'epc_timeframe',
+  'epc_assumed_amount',
+  'epc_assumed_calls_count',
+  'display_caller_id_type',
+  'display_service_number_id',
+  ...CAP_FIELDS,
+  'business_hours_schedule',
+  'buyer_conversions_schedule',
+  'current_conversion_revenue_max',
+  'current_conversion_revenue_min',
+  'current_conversion_revenue_increment',
+  'current_conversion_revenue',
+  'current_conversion_duration',
+  'current_conversion_duplicate_timeframe',
+  'current_conversion_name',
+  'current_conversion_token_values',
+  'current_conversion_attribution_token_values',
+] as const;
+
+export type BuyerWritableField = (typeof BUYER_WRITABLE_FIELDS)[number];

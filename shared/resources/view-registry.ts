@@ -1,0 +1,118 @@
+import type { ResourceView } from './define.js';
+import { subscriptionsView } from './views/subscriptions.js';
+import { outgoingWebhooksView, outgoingWebhookUrlsView } from './views/outgoing-webhooks.js';
+import { webhookManualFiresView } from './views/webhook-manual-fires.js';
+import { offersView, trafficSourcesView } from './views/offers.js';
+import { offerConversionsView } from './views/offer-conversions.js';
+import { integrationsView } from './views/integrations.js';
+import { appConfigsView, oauthConnectionsView, secretItemsView } from './views/secrets.js';
+import { accessControlListsView, unblockContactJobsView } from './views/admin.js';
+import { adminTableExportersView, dataExportRecordsView } from './views/admin-exports.js';
+import { adminTasksView, applicationClustersView, bigintMigrationsView } from './views/admin-records.js';
+import { buyerGroupsView, buyersView } from './views/buyers.js';
+import { inboundWebhooksView } from './views/inbound-webhooks.js';
+import { phoneNumbersView } from './views/phone-numbers.js';
+import { ringPoolsView } from './views/ring-pools.js';
+import { schedulesView } from './views/schedules.js';
+import { scheduleActionsView } from './views/schedule-actions.js';
+import { scheduleActionGroupsView, scheduleDistributionsView, scheduleTriggersView } from './views/schedule-records.js';
+import { scheduledCallbacksView } from './views/scheduled-callbacks.js';
+import { leadRetargetsView } from './views/lead-retargets.js';
+import { sipHeaderParserGroupsView, sipHeaderParsersView, sipHeadersView } from './views/sip-headers.js';
+import { callRecordingRulesView } from './views/call-recording-rules.js';
+import { stateCallLimitsView } from './views/state-call-limits.js';
+import { tokenMatchersView, visitorTokenMatchersView } from './views/token-matchers.js';
+import { callRouterAnswerGroupsView, callRouterAnswersView, callRoutersView } from './views/call-routers.js';
+import { callControlActionsView, keyPressFlowGroupsView, keyPressFlowsView } from './views/key-press-flows.js';
+import { agentCallDispositionsView, callDispositionsView } from './views/call-dispositions.js';
+import { standaloneTranscriptionsView, transcriptionKeywordGroupsView } from './views/transcriptions.js';
+import { soundFilesView, soundPlaylistsView } from './views/sound-files.js';
+import { offerAmdFlowsView } from './views/offer-amd-flows.js';
+import { numberOrderPrefixesView, numberOrdersView } from './views/number-orders.js';
+import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from './views/contact-fields.js';
+import { incomingTextMessagesView } from './views/incoming-text-messages.js';
+import { agentMessagesView, agentStatusesView, agentTimestampsView, agentWidgetsView, callCentersView, scheduleAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, voiceAgentsView } from './views/agents.js';
+import { dataAppendGroupsView, dataAppendsView } from './views/data-appends.js';
+import { contactImportsView } from './views/contact-imports.js';
+
+/**
+ * Every resource's view (what showing a record needs), by name: for what serializes a resource it
+ * does not serve, an admin table export. It loads no schema and no write behaviour, so a function
+ * importing it bundles far less than the full registry (registry.ts); each definition takes its
+ * view's facts, and test/unit/view-registry.test.ts checks they are the same objects.
+ */
+export const views: readonly ResourceView[] = [
+  subscriptionsView,
+  outgoingWebhookUrlsView,
+  outgoingWebhooksView,
+  webhookManualFiresView,
+  offersView,
+  trafficSourcesView,
+  offerConversionsView,
+  integrationsView,
+  secretItemsView,
+  oauthConnectionsView,
+  appConfigsView,
+  unblockContactJobsView,
+  accessControlListsView,
+  adminTableExportersView,
+  dataExportRecordsView,
+  adminTasksView,
+  applicationClustersView,
+  bigintMigrationsView,
+  buyersView,
+  buyerGroupsView,
+  inboundWebhooksView,
+  phoneNumbersView,
+  ringPoolsView,
+  schedulesView,
+  scheduleActionsView,
+  scheduleActionGroupsView,
+  scheduleTriggersView,
+  scheduleDistributionsView,
+  scheduledCallbacksView,
+  leadRetargetsView,
+  sipHeadersView,
+  sipHeaderParserGroupsView,
+  sipHeaderParsersView,
+  callRecordingRulesView,
+  stateCallLimitsView,
+  tokenMatchersView,
+  visitorTokenMatchersView,
+  callRoutersView,
+  callRouterAnswerGroupsView,
+  callRouterAnswersView,
+  callControlActionsView,
+  keyPressFlowsView,
+  keyPressFlowGroupsView,
+  callDispositionsView,
+  agentCallDispositionsView,
+  transcriptionKeywordGroupsView,
+  standaloneTranscriptionsView,
+  soundFilesView,
+  soundPlaylistsView,
+  offerAmdFlowsView,
+  numberOrderPrefixesView,
+  numberOrdersView,
+  contactFieldsView,
+  contactFieldValuesView,
+  contactFieldViewsView,
+  incomingTextMessagesView,
+  callCentersView,
+  agentStatusesView,
+  voiceAgentsView,
+  voiceAgentFieldsView,
+  voiceAgentFlowsView,
+  voiceAgentKeywordsView,
+  scheduleAgentsView,
+  agentMessagesView,
+  agentWidgetsView,
+  agentTimestampsView,
+  dataAppendGroupsView,
+  dataAppendsView,
+  contactImportsView,
+];
+
+export function viewByName(name: string): ResourceView | undefined {
+  return views.find((view) => view.name === name);
+}

@@ -1,0 +1,24 @@
+import { defineView } from '../define.js';
+import * as routing from '../routing.js';
+
+/** How the resources of ../contact-fields.ts are shown (their views); their write side stays there. Imports no schema. */
+
+export const contactFieldsView = defineView({
+  name: routing.contactFields.name,
+  type: 'ContactField',
+  columns: ['company_id', 'name', 'key', 'field_type', 'options', 'required', 'applies_to', 'default_value', 'description', 'sortable_order'],
+});
+
+export const contactFieldValuesView = defineView({
+  name: routing.contactFieldValues.name,
+  type: 'ContactFieldValue',
+  columns: ['company_id', 'contact_field_id', 'contact_id', 'lead_id', 'value'],
+  foreignKeys: { contact_field_id: { resource: 'contact_fields', association: 'contact_field' } },
+});
+
+export const contactFieldViewsView = defineView({
+  name: routing.contactFieldViews.name,
+  type: 'ContactFieldView',
+  columns: ['company_id', 'name', 'contact_field_ids', 'applies_to', 'is_default', 'description'],
+  foreignKeys: { contact_field_ids: { resource: 'contact_fields' } },
+});
