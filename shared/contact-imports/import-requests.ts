@@ -31,7 +31,8 @@ export async function acquire(context: HookContext, draft: { record: Record<stri
 
 /**
  * A new upload import answers its upload URL (shown in this response only); a new body import
- * stores its CSV under the import's key (where an upload's file goes) and queues its first step.
+ * stores its CSV under the import's key (where an upload's file goes), whose arrival brings its
+ * first step as an upload's does.
  * Updates change its name only.
  */
 export async function afterWrite(context: HookContext, change: { before?: Record<string, unknown>; after: Record<string, unknown>; fields: Record<string, unknown> }): Promise<void | Record<string, unknown>> {
@@ -39,8 +40,9 @@ export async function afterWrite(context: HookContext, change: { before?: Record
   const record = change.after as StoredRecord;
   if (record.source === 'upload') return { upload_url: await uploadUrl(context.companyId, record) };
   const ref = { companyId: context.companyId, importId: record.id };
+  let stored: { announced: boolean };
   try {
-    await storeImportFile(ref, String(change.fields.csv ?? ''));
+    stored = await storeImportFile(ref, String(change.fields.csv ?? ''));
   } catch (error) {
     // Without its file the import can never run: failed, saying so, rather than queued forever.
     logger.error('could not store a contact import’s CSV', { ...ref, error });
@@ -49,7 +51,8 @@ export async function afterWrite(context: HookContext, change: { before?: Record
     await updateRecord(ref.companyId, 'contact_imports', ref.importId, failed);
     return failed;
   }
-  await queue(ref);
+  // S3's event of the new object brings the first step, as an upload's does; local files need it queued.
+  if (!stored.announced) await queue(ref);
 }
 
 /** Queues an import's next step; a queueing failure is logged, not answered (the import is saved and a resume queues it again). */

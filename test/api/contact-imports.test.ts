@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { drainLocalWork, setBackgroundWork } from '../../shared/adapters/background-work.js';
+import { backgroundWork, drainLocalWork, setBackgroundWork } from '../../shared/adapters/background-work.js';
+import { objectStorage, setObjectStorage } from '../../shared/adapters/object-storage.js';
+import { importObjectKey } from '../../shared/contact-imports/import-keys.js';
 import { updateRecord } from '../../shared/db/records.js';
 import type { BackgroundWork } from '../../shared/ports/background-work.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
@@ -156,6 +158,42 @@ describe('a contact import', () => {
     expect(await show(company, made.id)).toMatchObject({ status: 'completed', total_rows: 60, processed_rows: 60, imported_count: 60 });
     expect((await as(company, 'POST', `/api/v1/contact_imports/${made.id}/resume`)).status).toBe(409);
     expect(recordOf(await as(company, 'GET', `/api/v1/contacts/${encodeURIComponent(numberOf(60, '412'))}`), 'contact').caller_id).toBe(numberOf(60, '412'));
+  });
+
+  it('stored in S3 leaves its first step to the new object’s event, as an upload does (one step, not two)', async () => {
+    const company = await createTestCompany('import s3');
+    const local = objectStorage();
+    // Local files standing in for S3, whose Object Created events under imports/ the stack's rule sends to the runner's queue.
+    setObjectStorage(Object.assign(Object.create(local) as typeof local, { announcesImports: true }));
+    try {
+      const csv = `phone,first_name\n${numberOf(1, '414')},Ada`;
+      const made = recordOf(await as(company, 'POST', '/api/v1/contact_imports', { csv }), 'contact_import');
+      expect(made).toMatchObject({ status: 'queued' });
+      const key = importObjectKey({ companyId: company.id, importId: made.id });
+      expect(Buffer.from((await objectStorage().get(key))!).toString()).toBe(csv);
+      expect(await drainLocalWork()).toBe(0);
+      // The step the event brings (the lead runner reads the event as this import's work).
+      await backgroundWork().enqueue({ kind: 'contact_import', companyId: company.id, importId: made.id });
+      expect(await drainLocalWork()).toBe(1);
+      expect(await show(company, made.id)).toMatchObject({ status: 'completed', imported_count: 1 });
+      expect(await objectStorage().get(key)).toBeUndefined();
+    } finally {
+      setObjectStorage();
+    }
+  });
+
+  it('whose CSV cannot be stored is answered failed, saying so, with nothing queued', async () => {
+    const company = await createTestCompany('import store down');
+    const local = objectStorage();
+    setObjectStorage(Object.assign(Object.create(local) as typeof local, { put: async () => Promise.reject(new Error('storage is down')) }));
+    try {
+      const made = recordOf(await as(company, 'POST', '/api/v1/contact_imports', { csv: `phone\n${numberOf(1, '415')}` }), 'contact_import');
+      expect(made).toMatchObject({ status: 'failed', file_errors: { csv: ['could not be stored: create the import again'] }, finished_at: expect.any(String) });
+      expect(await show(company, made.id)).toMatchObject({ status: 'failed', file_errors: { csv: ['could not be stored: create the import again'] } });
+      expect(await drainLocalWork()).toBe(0);
+    } finally {
+      setObjectStorage();
+    }
   });
 
   it('answers 409 to a resume while a background step holds it', async () => {
