@@ -32,8 +32,7 @@ export async function acquire(context: HookContext, draft: { record: Record<stri
 /**
  * A new upload import answers its upload URL (shown in this response only); a new body import
  * stores its CSV under the import's key (where an upload's file goes), whose arrival brings its
- * first step as an upload's does.
- * Updates change its name only.
+ * first step as an upload's does. Updates change its name only.
  */
 export async function afterWrite(context: HookContext, change: { before?: Record<string, unknown>; after: Record<string, unknown>; fields: Record<string, unknown> }): Promise<void | Record<string, unknown>> {
   if (change.before) return;

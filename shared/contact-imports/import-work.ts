@@ -13,10 +13,12 @@ import { continueImport } from './upload.js';
 /**
  * A contact import's background work: one step per queued message (AWS: the lead runner reads
  * them from its steps queue; locally: the in-process queue). A step takes the import's file (an
- * arrived upload, or a body import's CSV the create stored the same way): reads it, checked again against MAX_UPLOAD_BYTES and the declared `file_size` before
- * it is read, parses it, stores its rows, deletes the file) or fails the import with `file_errors`; then imports rows for one budget and, when rows
- * are left, queues the next step. Steps are safe to repeat: the upload is taken under a
- * condition on the record and a lease, rows under the work lease (shared/db/work-lease.ts).
+ * arrived upload, or the CSV a body import's create stored the same way): checks its size again
+ * against MAX_UPLOAD_BYTES and the declared `file_size` before reading it, parses it, stores its
+ * rows, deletes the file; or fails the import with `file_errors`. Then it imports rows for one
+ * budget and, when rows are left, queues the next step. Steps are safe to repeat: the file is
+ * taken under a condition on the record and a lease, rows under the work lease
+ * (shared/db/work-lease.ts).
  */
 
 /** A background step's budget (within the runner's 60 s), unless CONTACT_IMPORT_BUDGET_MS says otherwise (tests set 0: one batch per step). */
@@ -29,9 +31,9 @@ export type StepOutcome = 'missing' | 'finished' | 'busy' | 'no_file' | 'refused
 const recordKey = (ref: ImportRef) => keys.record(ref.companyId, 'contact_imports', ref.importId);
 
 /** The statuses of an import whose file is not read yet: an upload's (it may not have arrived), a body import's (stored at create). */
-const AWAITING_FILE: ReadonlySet<unknown> = new Set(['awaiting_upload', 'queued']);
-const AWAITING_FILE_CONDITION = '#status IN (:awaiting, :queued)';
-const AWAITING_FILE_VALUES = { ':awaiting': 'awaiting_upload', ':queued': 'queued' };
+const AWAITING_FILE: readonly unknown[] = ['awaiting_upload', 'queued'];
+const AWAITING_FILE_VALUES = Object.fromEntries(AWAITING_FILE.map((status, index) => [`:awaiting${index}`, status]));
+const AWAITING_FILE_CONDITION = `#status IN (${Object.keys(AWAITING_FILE_VALUES).join(', ')})`;
 
 /** Fails an import whose file cannot be imported (only while it awaits its file and this step holds it). */
 async function refuse(ref: ImportRef, now: Date, lease: string, message: string): Promise<void> {
@@ -130,7 +132,7 @@ export async function advanceImport(ref: ImportRef, options: { now?: Date; budge
   const now = options.now ?? clock().now();
   let record = await getRecord(ref.companyId, 'contact_imports', ref.importId);
   if (!record) return 'missing';
-  if (AWAITING_FILE.has(record.status)) {
+  if (AWAITING_FILE.includes(record.status)) {
     const taken = await takeFile(ref, record, now);
     if (taken !== 'ready') return taken;
     record = (await getRecord(ref.companyId, 'contact_imports', ref.importId))!;
