@@ -7,7 +7,7 @@ import { hangUpContactCalls, showContact, updateContact } from './contacts.js';
 import { requestDataAppend } from './data-append.js';
 import { dataAppendGroups, dataAppends } from '../../shared/resources/data-appends.js';
 import { contactImports } from '../../shared/resources/contact-imports.js';
-import { resumeContactImport } from '../../shared/contact-imports/import-run.js';
+import { resumeContactImport } from '../../shared/contact-imports/import-requests.js';
 import { receiveUpload } from '../../shared/contact-imports/upload.js';
 
 /** Contacts (one caller number across the company's leads and calls), the blacklist (suppression list) custom contact fields, data appends and contact imports. */

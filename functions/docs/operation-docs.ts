@@ -223,7 +223,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   'contact_imports.resume': {
     summary: 'Go on with a contact import',
-    description: 'Imports the rows an unfinished import has not processed yet, as far as one request may, then leaves the rest to the background (docs/resources.md, "Data appends and contact imports"); 409 when the import is completed, failed, awaiting its upload, or another request is running it.',
+    description: 'Queues the next background step of an unfinished import (one whose step was lost, e.g. local work when the service restarted) and answers the import as it stands; the rows are imported in the background, not in this request (docs/resources.md, "Data appends and contact imports"). 409 when the import is completed, failed, awaiting its upload, or a background step is running it.',
     pathParams: { id: { description: "The import's id." } },
     response: { record: 'contact_import', rows: { resource: 'contact_imports' } },
     errors: [409],

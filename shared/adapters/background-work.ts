@@ -12,12 +12,9 @@ import { localAdapters, registeredLocalAdapters } from './local-registry.js';
 export function createBackgroundWork(env: NodeJS.ProcessEnv = process.env): BackgroundWorkPort {
   const adapter = env.SCHEDULER_ADAPTER || 'aws';
   if (adapter === 'local') {
-    return new (localAdapters('SCHEDULER_ADAPTER').InProcessWork)(
-      async (work) => {
-        await (await import('../contact-imports/import-work.js')).advanceImport(work);
-      },
-      (error, work) => logger.error('background work failed (the client may resume it)', { work, error }),
-    );
+    // The work itself comes with the local adapters: no Lambda bundle that queues work carries the import runner.
+    const local = localAdapters('SCHEDULER_ADAPTER');
+    return new local.InProcessWork(local.runBackgroundWork, (error, work) => logger.error('background work failed (the client may resume it)', { work, error }));
   }
   if (adapter === 'aws') {
     if (!env.LEAD_STEPS_QUEUE_URL) throw new Error('LEAD_STEPS_QUEUE_URL must be set for background work');

@@ -3,6 +3,7 @@ import type { DeterministicDataProvider } from './local/deterministic-data-provi
 import type { EmailOutbox } from './local/email-outbox.js';
 import type { FileObjectStorage } from './local/file-object-storage.js';
 import type { FixedTranscripts } from './local/fixed-transcripts.js';
+import type { BackgroundWork } from '../ports/background-work.js';
 import type { InProcessWork } from './local/in-process-work.js';
 import type { LocalEncryption } from './local/local-encryption.js';
 import type { TableQueue } from './local/table-queue.js';
@@ -27,6 +28,8 @@ export interface LocalAdapters {
   TableQueue: typeof TableQueue;
   TableScheduler: typeof TableScheduler;
   TestNumberRange: typeof TestNumberRange;
+  /** Runs one item of background work in this process (what the lead runner does with a queued message in AWS). */
+  runBackgroundWork: (work: BackgroundWork) => Promise<void>;
   /** test-number-range.ts's default range (LOCAL_NUMBER_RANGE unset). */
   DEFAULT_LOCAL_NUMBER_RANGE: string;
 }

@@ -2,41 +2,32 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { writeContactFields } from '../contacts/contact-write.js';
 import { db, tableName } from '../db/client.js';
-import { budgetFromEnv, takeWorkLease } from '../db/work-lease.js';
+import { takeWorkLease } from '../db/work-lease.js';
 import { keys } from '../db/keys.js';
 import { getRecord, updateRecord, type StoredRecord } from '../db/records.js';
-import { ConflictError, HttpError, NotFoundError, ValidationError } from '../http/errors.js';
-import type { Operation } from '../http/request.js';
+import { HttpError, ValidationError } from '../http/errors.js';
 import { validate } from '../http/validation.js';
 import { submitLead } from '../leads/lead-submission.js';
 import { logger } from '../logger.js';
 import { normalizeCallerNumber } from '../phone.js';
 import { contactUpdateSchema } from '../contacts/contact-write.js';
-import { contactImports } from '../resources/contact-imports.js';
 import type { HookContext } from '../resources/define.js';
-import { findOrThrow, pathId, recordResult } from '../resources/engine.js';
-import { chunkRows, readImportCsv, rowValues } from './csv-rows.js';
-import { UPLOAD_URL_SECONDS } from './import-keys.js';
-import { continueImport, uploadUrl } from './upload.js';
+import { chunkRows, rowValues } from './csv-rows.js';
 
 /**
- * Running a contact import (shared/resources/contact-imports.ts). An import runs for at most one
- * time budget at a time: in the creating request (IMPORT_BUDGET_MS; the contacts function has
- * 10 s), in `POST /api/v1/contact_imports/{id}/resume`, and in the background, where each step
- * queues the next until it completes (shared/contact-imports/import-work.ts). A lease on the
- * record keeps two of them from running one import at once; progress is saved after each batch
- * of rows (BATCH_ROWS contacts, or every lead: a lead row run twice would submit twice, a contact
- * row written twice is the same contact). The rows wait in chunk items beside the record
- * (keys.contactImportRows) until the import completes.
+ * Running a contact import (shared/resources/contact-imports.ts), for the background steps only
+ * (shared/contact-imports/import-work.ts, in the lead runner): requests never run one, so the
+ * contacts function bundles neither this, the CSV reader, nor the lead engine. A step runs for one
+ * time budget and queues the next until the import completes. A lease on the record keeps two
+ * steps from running one import at once; progress is saved after each batch of rows (BATCH_ROWS
+ * contacts, or every lead: a lead row run twice would submit twice, a contact row written twice
+ * is the same contact). The rows wait in chunk items beside the record (keys.contactImportRows)
+ * until the import completes.
  */
-export const IMPORT_BUDGET_MS = 6_000;
 /** Contact rows between two saves of progress. */
 export const BATCH_ROWS = 25;
 /** Row errors kept on the record (error_count counts them all). */
 export const MAX_ROW_ERRORS = 100;
-
-/** The budget: IMPORT_BUDGET_MS unless CONTACT_IMPORT_BUDGET_MS says otherwise (tests of resume set 0). */
-const budgetMs = (): number => budgetFromEnv('CONTACT_IMPORT_BUDGET_MS', IMPORT_BUDGET_MS);
 
 /** The caller number column of a contacts CSV: the first of these present in the header. */
 export const NUMBER_COLUMNS = ['caller_id', 'caller_number', 'phone_number', 'phone', 'number'] as const;
@@ -74,8 +65,8 @@ export function contactRow(values: Record<string, string>): { number: string; fi
 
 /**
  * Stores parsed rows in chunk items beside the import (keys.contactImportRows); the fields that
- * locate them, and how to delete them again (a failed write). Shared by body imports (acquire)
- * and uploads (shared/contact-imports/import-work.ts).
+ * locate them, and how to delete them again (a failed write). Body imports and uploads alike,
+ * when their background step takes the file (import-work.ts).
  */
 export async function storeRows(companyId: number, uuid: string, reading: { columns: string[]; rows: string[][] }) {
   const chunks = chunkRows(reading.rows);
@@ -100,22 +91,6 @@ export async function storeRows(companyId: number, uuid: string, reading: { colu
 export function columnsProblem(importType: unknown, columns: readonly string[]): string | undefined {
   if (importType === 'leads' || NUMBER_COLUMNS.some((column) => columns.includes(column))) return undefined;
   return `has no caller number column (one of ${NUMBER_COLUMNS.join(', ')})`;
-}
-
-/**
- * Body imports: stores the rows in chunk items (before the record is written; deleted again if
- * the write fails). Uploads: nothing yet, the import awaits its file until the URL expires.
- */
-export async function acquire(context: HookContext, draft: { record: Record<string, unknown>; fields: Record<string, unknown> }) {
-  if (draft.record.source === 'upload') {
-    const expires = new Date(context.now.getTime() + UPLOAD_URL_SECONDS * 1000).toISOString();
-    return { fields: { status: 'awaiting_upload', upload_expires_at: expires }, release: async () => undefined };
-  }
-  const reading = readImportCsv(String(draft.fields.csv ?? ''));
-  if (!reading.ok) throw new ValidationError({ csv: [reading.message] });
-  const problem = columnsProblem(draft.record.import_type, reading.columns);
-  if (problem) throw new ValidationError({ csv: [problem] });
-  return storeRows(context.companyId, String(draft.record.uuid), reading);
 }
 
 async function readChunk(companyId: number, uuid: string, index: number): Promise<string[][]> {
@@ -148,10 +123,10 @@ async function importRow(context: HookContext, record: StoredRecord, values: Rec
 }
 
 /**
- * Runs the import as far as this request may; the fields it stored (the import as it now stands),
- * or {} when another request holds it or it is finished.
+ * Runs the import for `budget` ms (at least one batch); the fields it stored (the import as it
+ * now stands), or {} when another step holds it or it is finished.
  */
-export async function run(context: HookContext, record: StoredRecord, budget = budgetMs()): Promise<Record<string, unknown>> {
+export async function run(context: HookContext, record: StoredRecord, budget: number): Promise<Record<string, unknown>> {
   const { companyId } = context;
   if (!(await takeWorkLease(companyId, 'contact_imports', record.id, context.now, { markStarted: true }))) return {};
   const started = performance.now();
@@ -202,50 +177,3 @@ export async function run(context: HookContext, record: StoredRecord, budget = b
   }
   return final;
 }
-
-/**
- * A new body import runs in the request that creates it, and goes on in the background when one
- * budget is not enough; a new upload import answers its upload URL (shown in this response
- * only). Updates change its name only.
- */
-export async function afterWrite(context: HookContext, change: { before?: Record<string, unknown>; after: Record<string, unknown> }): Promise<void | Record<string, unknown>> {
-  if (change.before) return;
-  const record = change.after as StoredRecord;
-  if (record.source === 'upload') return { upload_url: await uploadUrl(context.companyId, record) };
-  return continueInBackground(context.companyId, record.id, await run(context, record));
-}
-
-/**
- * Queues the rest of an import this request left `in_progress` (the fields it stored, returned
- * as they are). A queueing failure is logged, not answered: the import is saved and a resume
- * goes on with it.
- */
-async function continueInBackground(companyId: number, importId: number, stored: Record<string, unknown>): Promise<Record<string, unknown>> {
-  if (stored.status !== 'in_progress') return stored;
-  try {
-    await continueImport({ companyId, importId });
-  } catch (error) {
-    logger.error('could not queue the rest of a contact import (a resume goes on with it)', { companyId, importId, error });
-  }
-  return stored;
-}
-
-/**
- * POST /api/v1/contact_imports/{id}/resume: goes on with an unfinished import now (409 when it
- * is completed, failed, awaiting its upload, or another request or the background runs it).
- */
-export const resumeContactImport: Operation = async (request) => {
-  const companyId = request.auth.companyId;
-  const record = await findOrThrow(contactImports, companyId, pathId(request));
-  if (record.status === 'completed') throw new ConflictError('status', 'is completed: nothing is left to import');
-  if (record.status === 'failed') throw new ConflictError('status', 'is failed: the uploaded file was refused (see file_errors)');
-  if (record.status === 'awaiting_upload') throw new ConflictError('status', 'is awaiting its upload (a file PUT to upload_url is taken in the background)');
-  const stored = await run({ companyId, userId: request.auth.userId, now: request.now }, record);
-  if (!Object.keys(stored).length) {
-    const now = await getRecord(companyId, 'contact_imports', record.id);
-    if (!now) throw new NotFoundError();
-    if (now.status !== 'completed') throw new ConflictError('status', 'is being imported by another request');
-    return recordResult(contactImports, request, now);
-  }
-  return recordResult(contactImports, request, { ...record, ...(await continueInBackground(companyId, record.id, stored)) });
-};

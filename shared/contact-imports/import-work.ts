@@ -12,15 +12,16 @@ import { continueImport } from './upload.js';
 
 /**
  * A contact import's background work: one step per queued message (AWS: the lead runner reads
- * them from its steps queue; locally: the in-process queue). A step takes an arrived upload
- * (reads the file, checked again against MAX_UPLOAD_BYTES and the declared `file_size` before
- * it is read, parses it with the body's rules, stores its rows like a body import, deletes the
- * file) or fails the import with `file_errors`; then imports rows for one budget and, when rows
- * are left, queues the next step. Steps are safe to repeat: the upload is taken under a
- * condition on the record and a lease, rows under the work lease (shared/db/work-lease.ts).
+ * them from its steps queue; locally: the in-process queue). A step takes the import's file (an
+ * arrived upload, or the CSV a body import's create stored the same way): checks its size again
+ * against MAX_UPLOAD_BYTES and the declared `file_size` before reading it, parses it, stores its
+ * rows, deletes the file; or fails the import with `file_errors`. Then it imports rows for one
+ * budget and, when rows are left, queues the next step. Steps are safe to repeat: the file is
+ * taken under a condition on the record and a lease, rows under the work lease
+ * (shared/db/work-lease.ts).
  */
 
-/** A background step's budget: more than a request's (the runner has 60 s), unless CONTACT_IMPORT_BUDGET_MS says otherwise. */
+/** A background step's budget (within the runner's 60 s), unless CONTACT_IMPORT_BUDGET_MS says otherwise (tests set 0: one batch per step). */
 export const BACKGROUND_BUDGET_MS = 30_000;
 
 export const backgroundBudgetMs = (): number => budgetFromEnv('CONTACT_IMPORT_BUDGET_MS', BACKGROUND_BUDGET_MS);
@@ -29,22 +30,27 @@ export type StepOutcome = 'missing' | 'finished' | 'busy' | 'no_file' | 'refused
 
 const recordKey = (ref: ImportRef) => keys.record(ref.companyId, 'contact_imports', ref.importId);
 
-/** Fails an upload import whose file cannot be imported (only while it awaits its file and this step holds it). */
+/** The statuses of an import whose file is not read yet: an upload's (it may not have arrived), a body import's (stored at create). */
+const AWAITING_FILE: readonly unknown[] = ['awaiting_upload', 'queued'];
+const AWAITING_FILE_VALUES = Object.fromEntries(AWAITING_FILE.map((status, index) => [`:awaiting${index}`, status]));
+const AWAITING_FILE_CONDITION = `#status IN (${Object.keys(AWAITING_FILE_VALUES).join(', ')})`;
+
+/** Fails an import whose file cannot be imported (only while it awaits its file and this step holds it). */
 async function refuse(ref: ImportRef, now: Date, lease: string, message: string): Promise<void> {
   await db.send(
     new UpdateCommand({
       TableName: tableName,
       Key: recordKey(ref),
       UpdateExpression: 'SET #status = :failed, file_errors = :errors, finished_at = :now, updated_at = :now, lease_until = :now',
-      ConditionExpression: '#status = :awaiting AND lease_until = :lease',
+      ConditionExpression: `${AWAITING_FILE_CONDITION} AND lease_until = :lease`,
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':failed': 'failed', ':errors': { csv: [message] }, ':now': now.toISOString(), ':awaiting': 'awaiting_upload', ':lease': lease },
+      ExpressionAttributeValues: { ':failed': 'failed', ':errors': { csv: [message] }, ':now': now.toISOString(), ...AWAITING_FILE_VALUES, ':lease': lease },
     }),
   );
 }
 
-/** Takes an arrived upload: the import becomes `pending` with its rows stored, or `failed`; 'busy' when another step holds it. */
-async function takeUpload(ref: ImportRef, record: StoredRecord, now: Date): Promise<'ready' | 'busy' | 'no_file' | 'refused'> {
+/** Takes the import's stored file: the import becomes `pending` with its rows stored, or `failed`; 'busy' when another step holds it. */
+async function takeFile(ref: ImportRef, record: StoredRecord, now: Date): Promise<'ready' | 'busy' | 'no_file' | 'refused'> {
   const lease = new Date(now.getTime() + WORK_LEASE_MS).toISOString();
   try {
     await db.send(
@@ -52,9 +58,9 @@ async function takeUpload(ref: ImportRef, record: StoredRecord, now: Date): Prom
         TableName: tableName,
         Key: recordKey(ref),
         UpdateExpression: 'SET lease_until = :lease',
-        ConditionExpression: '#status = :awaiting AND (attribute_not_exists(lease_until) OR lease_until <= :now)',
+        ConditionExpression: `${AWAITING_FILE_CONDITION} AND (attribute_not_exists(lease_until) OR lease_until <= :now)`,
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':lease': lease, ':awaiting': 'awaiting_upload', ':now': now.toISOString() },
+        ExpressionAttributeValues: { ':lease': lease, ...AWAITING_FILE_VALUES, ':now': now.toISOString() },
       }),
     );
   } catch (error) {
@@ -94,7 +100,7 @@ async function takeUpload(ref: ImportRef, record: StoredRecord, now: Date): Prom
         TableName: tableName,
         Key: recordKey(ref),
         UpdateExpression: 'SET #status = :pending, #columns = :columns, total_rows = :total, chunk_starts = :starts, updated_at = :now, lease_until = :now',
-        ConditionExpression: '#status = :awaiting AND lease_until = :lease',
+        ConditionExpression: `${AWAITING_FILE_CONDITION} AND lease_until = :lease`,
         ExpressionAttributeNames: { '#status': 'status', '#columns': 'columns' },
         ExpressionAttributeValues: {
           ':pending': 'pending',
@@ -102,7 +108,7 @@ async function takeUpload(ref: ImportRef, record: StoredRecord, now: Date): Prom
           ':total': stored.fields.total_rows,
           ':starts': stored.fields.chunk_starts,
           ':now': now.toISOString(),
-          ':awaiting': 'awaiting_upload',
+          ...AWAITING_FILE_VALUES,
           ':lease': lease,
         },
       }),
@@ -126,8 +132,8 @@ export async function advanceImport(ref: ImportRef, options: { now?: Date; budge
   const now = options.now ?? clock().now();
   let record = await getRecord(ref.companyId, 'contact_imports', ref.importId);
   if (!record) return 'missing';
-  if (record.status === 'awaiting_upload') {
-    const taken = await takeUpload(ref, record, now);
+  if (AWAITING_FILE.includes(record.status)) {
+    const taken = await takeFile(ref, record, now);
     if (taken !== 'ready') return taken;
     record = (await getRecord(ref.companyId, 'contact_imports', ref.importId))!;
   }

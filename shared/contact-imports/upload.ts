@@ -29,6 +29,17 @@ export async function continueImport(ref: ImportRef, delaySeconds = 0): Promise<
   await (await import('../adapters/background-work.js')).backgroundWork().enqueue({ kind: 'contact_import', ...ref }, delaySeconds);
 }
 
+/**
+ * Stores an import's file under its key (an upload that arrived, or a body import's CSV), for its
+ * background step to read; whether the store announces it itself (S3: the step comes from its
+ * event, so queueing one too would start a second), else the caller queues the step.
+ */
+export async function storeImportFile(ref: ImportRef, body: Uint8Array | string): Promise<{ announced: boolean }> {
+  const store = await storage();
+  await store.put({ key: importObjectKey(ref), body, contentType: 'text/csv' });
+  return { announced: store.announcesImports };
+}
+
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 const tokenKey = (token: string) => keys.globalLookup('contact_imports', 'upload_token', token);
 
@@ -81,8 +92,8 @@ export const receiveUpload: Operation = async (request) => {
   const record = await getRecord(ref.companyId, 'contact_imports', ref.importId);
   if (!record) throw new NotFoundError();
   if (record.status !== 'awaiting_upload') throw new ConflictError('status', 'is not awaiting an upload: the file has arrived already');
-  await (await storage()).put({ key: importObjectKey(ref), body, contentType: 'text/csv' });
-  await continueImport(ref);
+  // Served with local files only (S3 takes its presigned PUTs itself), which announce nothing.
+  if (!(await storeImportFile(ref, body)).announced) await continueImport(ref);
   return { kind: 'raw', response: { statusCode: 200, headers: { 'content-length': '0' }, body: '' } };
 };
 

@@ -5,6 +5,12 @@
  * DATA_DIR/objects). A put of the same key replaces the object, so a repeated upload is harmless.
  */
 export interface ObjectStoragePort {
+  /**
+   * Whether an object put under `imports/` reaches the background work by itself: S3 does (the
+   * stack's EventBridge rule sends the bucket's Object Created events there to the lead runner's
+   * queue); local files do not, so whoever stores a contact import's file queues its step.
+   */
+  readonly announcesImports: boolean;
   put(object: { key: string; body: string | Uint8Array; contentType: string }): Promise<{ location: string }>;
   /** The object's bytes, or undefined when there is none under the key. */
   get(key: string): Promise<Uint8Array | undefined>;

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { MAX_IMPORT_CSV_CHARS } from '../contact-imports/import-keys.js';
-import { MAX_UPLOAD_BYTES } from '../contact-imports/import-keys.js';
+import { MAX_IMPORT_CSV_CHARS, MAX_UPLOAD_BYTES } from '../contact-imports/import-keys.js';
 import { idParam, integerParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
@@ -9,17 +8,18 @@ import { contactImportsView } from './views/contact-imports.js';
 
 /**
  * Contact imports (docs/resources.md, "Data appends and contact imports"): a CSV of contacts or
- * leads given in the body (`csv`, at most 1,000,000 characters and 10,000 rows), checked whole
- * when created (parse, header, bounds), or uploaded (`source: upload`, `file_size` bytes up to
- * 10 MB, to the URL the create answers; shared/contact-imports/upload.ts), then imported row by
- * row: contacts as `PUT /api/v1/contacts/:id` writes them, leads as `POST /api/v1/leads` submits
- * them with the lead token of the import's offer or schedule. Progress and per-row errors are on
- * the record; shared/contact-imports/import-run.ts does the work (in the creating request up to
- * a time budget, then in the background until done: import-work.ts). No delete: an import is history.
+ * leads given in the body (`csv`, at most 1,000,000 characters and 10,000 rows; stored as an
+ * upload's file is and `queued`), or uploaded (`source: upload`, `file_size` bytes up to 10 MB,
+ * to the URL the create answers; shared/contact-imports/upload.ts). Either way the background
+ * (shared/contact-imports/import-work.ts) checks the file whole (parse, header, bounds: else
+ * `failed` with `file_errors`), then imports it row by row (import-run.ts): contacts as
+ * `PUT /api/v1/contacts/:id` writes them, leads as `POST /api/v1/leads` submits them with the lead
+ * token of the import's offer or schedule. Progress and per-row errors are on the record; the
+ * requests' hooks are import-requests.ts. No delete: an import is history.
  */
 export const IMPORT_TYPES = ['contacts', 'leads'] as const;
 export const IMPORT_SOURCES = ['body', 'upload'] as const;
-export const IMPORT_STATUSES = ['awaiting_upload', 'pending', 'in_progress', 'completed', 'failed'] as const;
+export const IMPORT_STATUSES = ['awaiting_upload', 'queued', 'pending', 'in_progress', 'completed', 'failed'] as const;
 
 const csvParam = v.pipe(
   v.string('is not a string'),
@@ -116,5 +116,5 @@ export const contactImports = defineResource({
     if (record.schedule_id) errors.schedule_id = ['must be blank when importing contacts'];
     return errors;
   },
-  behaviour: () => import('../contact-imports/import-run.js'),
+  behaviour: () => import('../contact-imports/import-requests.js'),
 });

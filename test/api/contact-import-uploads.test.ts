@@ -179,12 +179,15 @@ describe('an import past its time budget', () => {
     process.env.CONTACT_IMPORT_BUDGET_MS = '0';
     const company = await createTestCompany('import background');
     const made = recordOf(await as(company, 'POST', '/api/v1/contact_imports', { csv: contactsCsv(110, '512') }), 'contact_import');
-    // The request imports one batch (budget 0), then leaves the rest to the background.
-    expect(made).toMatchObject({ source: 'body', status: 'in_progress', processed_rows: 25 });
-    // Four more steps of one batch each (50, 75, 100, 110), each queued by the one before.
-    expect(await drainLocalWork()).toBe(4);
+    // The request imports nothing: its CSV is stored like an upload's file and the first step queued.
+    expect(made).toMatchObject({ source: 'body', status: 'queued', processed_rows: 0 });
+    expect(Buffer.from((await objectStorage().get(importObjectKey({ companyId: company.id, importId: made.id })))!).toString()).toBe(contactsCsv(110, '512'));
+    // Five steps of one batch each (the file and 25, then 50, 75, 100, 110), each queued by the one before.
+    expect(await drainLocalWork()).toBe(5);
     expect(await show(company, made.id)).toMatchObject({ status: 'completed', processed_rows: 110, imported_count: 110, error_count: 0 });
     expect(recordOf(await as(company, 'GET', `/api/v1/contacts/${encodeURIComponent(numberOf(110, '512'))}`), 'contact').first_name).toBe('P110');
+    // The file is gone once its rows are in the table.
+    expect(await objectStorage().get(importObjectKey({ companyId: company.id, importId: made.id }))).toBeUndefined();
   });
 
   it('of an upload too, from the step that takes the file', async () => {
@@ -204,9 +207,9 @@ describe('an import past its time budget', () => {
     process.env.CONTACT_IMPORT_BUDGET_MS = '0';
     const company = await createTestCompany('resume joins');
     const made = recordOf(await as(company, 'POST', '/api/v1/contact_imports', { csv: contactsCsv(110, '514') }), 'contact_import');
-    expect(recordOf(await as(company, 'POST', `/api/v1/contact_imports/${made.id}/resume`), 'contact_import')).toMatchObject({ status: 'in_progress', processed_rows: 50 });
-    // Queued by the create and by the resume: 75, 100, 110, then one that finds it completed.
-    expect(await drainLocalWork()).toBe(4);
+    expect(recordOf(await as(company, 'POST', `/api/v1/contact_imports/${made.id}/resume`), 'contact_import')).toMatchObject({ status: 'queued', processed_rows: 0 });
+    // Queued by the create (the file and 25) and by the resume (50), each queueing the next: 75, 100, 110, then one that finds it completed.
+    expect(await drainLocalWork()).toBe(6);
     expect(await show(company, made.id)).toMatchObject({ status: 'completed', processed_rows: 110, imported_count: 110 });
   });
 });

@@ -14,6 +14,8 @@ export const S3_CLIENT_OPTIONS = { requestChecksumCalculation: 'WHEN_REQUIRED' }
  * import loads the client at every cold start): `client` may be a function making it.
  */
 export class S3ObjectStorage implements ObjectStoragePort {
+  readonly announcesImports = true;
+
   constructor(
     private readonly s3: S3Client | (() => Promise<S3Client>),
     private readonly bucket: string,

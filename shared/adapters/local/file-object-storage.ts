@@ -4,6 +4,7 @@ import type { ObjectStoragePort } from '../../ports/object-storage.js';
 
 /** Local object storage: one file per key under a folder (nothing leaves the machine). */
 export class FileObjectStorage implements ObjectStoragePort {
+  readonly announcesImports = false;
   private readonly root: string;
 
   constructor(folder: string) {

@@ -27,5 +27,9 @@ registerLocalAdapters({
   TableQueue,
   TableScheduler,
   TestNumberRange,
+  // Loaded on first use: the import runner brings the CSV parser and the lead engine.
+  runBackgroundWork: async (work) => {
+    await (await import('../../contact-imports/import-work.js')).advanceImport(work);
+  },
   DEFAULT_LOCAL_NUMBER_RANGE,
 });
