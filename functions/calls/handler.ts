@@ -1,4 +1,5 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { callsRoutes } from '../../shared/http/routes/calls.js';
 import { callsByCallerNumber } from './by-caller.js';
 import { listCallLogs } from './call-logs.js';
 import { listChargeRollups } from './charge-rollups.js';
@@ -17,7 +18,7 @@ import { updateByCallerId } from './update-by-caller-id.js';
 import { updateCall } from './update.js';
 
 /** Calls through the API: lists, one call, its events (charged), updates, key presses, hang-ups, logs; datasets and the reporting logs. */
-export const handler = createRouteGroupHandler('calls', {
+export const handler = createRouteGroupHandler('calls', callsRoutes, {
   'calls.list': listCalls,
   'calls.byCallerNumber': callsByCallerNumber,
   'calls.live': listLiveCalls,

@@ -1,5 +1,6 @@
 import { serveAudio } from '../../shared/call-config/sounds.js';
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { configurationRoutes } from '../../shared/http/routes/configuration.js';
 import { callRecordingRules } from '../../shared/resources/call-recording-rules.js';
 import { groupOperations } from '../../shared/resources/engine.js';
 import { sipHeaderParserGroups, sipHeaderParsers, sipHeaders } from '../../shared/resources/sip-headers.js';
@@ -14,7 +15,7 @@ import { soundFiles, soundPlaylists } from '../../shared/resources/sound-files.j
 import { visitorNumber } from './visitor-number.js';
 
 /** The call engine's configuration resources (docs/call-configuration.md). */
-export const handler = createRouteGroupHandler('configuration', {
+export const handler = createRouteGroupHandler('configuration', configurationRoutes, {
   ...groupOperations('configuration', [
     sipHeaders,
     sipHeaderParserGroups,

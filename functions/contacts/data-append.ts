@@ -1,9 +1,9 @@
 import type { Operation } from '../../shared/http/request.js';
-import { routes } from '../../shared/http/routes.js';
+import { contactsRoutes } from '../../shared/http/routes/contacts.js';
 import { crudOperations } from '../../shared/resources/engine.js';
 import { dataAppends } from '../../shared/resources/data-appends.js';
 
-const CREATE_ROUTE = routes.find((route) => route.operation === 'data_appends.create')!;
+const CREATE_ROUTE = contactsRoutes.find((route) => route.operation === 'data_appends.create')!;
 const createDataAppend = crudOperations(dataAppends)['data_appends.create']!;
 
 /**

@@ -1,4 +1,5 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { contactsRoutes } from '../../shared/http/routes/contacts.js';
 import { groupOperations } from '../../shared/resources/engine.js';
 import { incomingTextMessages } from '../../shared/resources/incoming-text-messages.js';
 import { callerBlock, callerUnblock, suppressionList } from './blacklist-operations.js';
@@ -11,7 +12,7 @@ import { resumeContactImport } from '../../shared/contact-imports/import-request
 import { receiveUpload } from '../../shared/contact-imports/upload.js';
 
 /** Contacts (one caller number across the company's leads and calls), the blacklist (suppression list) custom contact fields, data appends and contact imports. */
-export const handler = createRouteGroupHandler('contacts', {
+export const handler = createRouteGroupHandler('contacts', contactsRoutes, {
   ...groupOperations('contacts', [incomingTextMessages, contactFields, contactFieldValues, contactFieldViews, dataAppendGroups, dataAppends, contactImports]),
   'contact_imports.resume': resumeContactImport,
   'contact_imports.upload': receiveUpload,

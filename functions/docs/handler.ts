@@ -1,5 +1,6 @@
 import { NotFoundError } from '../../shared/http/errors.js';
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { docsRoutes } from '../../shared/http/routes/docs.js';
 import type { Operation } from '../../shared/http/request.js';
 import { publishedOpenApiJson } from './published-document.js';
 import { assetNamed, gzippedAsset, PAGE_CSP, PAGE_PATH, pageHtml } from './page.js';
@@ -53,7 +54,7 @@ const asset: Operation = async (request) => {
 const home: Operation = async () => ({ kind: 'raw', response: { statusCode: 302, headers: { location: PAGE_PATH }, body: '' } });
 
 /** The API describing itself: its OpenAPI document and a reference page rendered from it. */
-export const handler = createRouteGroupHandler('docs', {
+export const handler = createRouteGroupHandler('docs', docsRoutes, {
   'docs.openapi': openapi,
   'docs.page': page,
   'docs.asset': asset,

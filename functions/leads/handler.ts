@@ -1,4 +1,5 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { leadsRoutes } from '../../shared/http/routes/leads.js';
 import { buyerIsAvailable } from './buyer-availability.js';
 import { corsPreflight } from '../../shared/routing/inbound.js';
 import { callerMoveToEnd, callerOptOut, callerRemove, leadsByCallerNumber } from './caller-operations.js';
@@ -8,7 +9,7 @@ import { leadReports } from './reports.js';
 import { submit } from './submit.js';
 
 /** Lead submission and the leads API. */
-export const handler = createRouteGroupHandler('leads', {
+export const handler = createRouteGroupHandler('leads', leadsRoutes, {
   'leads.submit': submit,
   'leads.preflight': corsPreflight,
   'leads.list': listLeads,

@@ -1,4 +1,5 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { subscriptionsRoutes } from '../../shared/http/routes/subscriptions.js';
 import { groupOperations } from '../../shared/resources/engine.js';
 import { subscriptions } from '../../shared/resources/subscriptions.js';
 import { outgoingWebhookUrls, outgoingWebhooks } from '../../shared/resources/outgoing-webhooks.js';
@@ -12,7 +13,7 @@ import { listChangeLogs, showChangeLog } from './change-logs.js';
  * webhooks and their URLs, manual fires, delete by target_url, the webhook logs, and the change
  * logs (the audit trail of every record written through the API).
  */
-export const handler = createRouteGroupHandler('subscriptions', {
+export const handler = createRouteGroupHandler('subscriptions', subscriptionsRoutes, {
   ...groupOperations('subscriptions', [subscriptions, outgoingWebhookUrls, outgoingWebhooks, webhookManualFires]),
   'subscriptions.deleteByTargetUrl': deleteByTargetUrl,
   'webhook_logs.list': listWebhookLogs,

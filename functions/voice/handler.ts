@@ -1,4 +1,5 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { voiceRoutes } from '../../shared/http/routes/voice.js';
 import { validCarrierSignature } from '../../shared/voice/carrier-auth.js';
 import { callStatus, dialAction, dialStatus, incoming, outboundAnswer, recording, whisper, whisperResult } from './twilio-operations.js';
 import { keyPress, routerAnswer } from './call-config-operations.js';
@@ -7,6 +8,7 @@ import { inboundSms } from './sms-operation.js';
 /** The voice carrier's webhooks (signed by the carrier): every call's state machine is driven from here. */
 export const handler = createRouteGroupHandler(
   'voice',
+  voiceRoutes,
   {
     'voice.incoming': incoming,
     'voice.dial_action': dialAction,

@@ -12,7 +12,8 @@ import { requestLog } from './middleware/request-log.js';
 import { resolveRoute } from './middleware/resolve-route.js';
 import { jsonResponse } from './middleware/responses.js';
 import type { ApiEvent, ApiResponse, AppContext, Operation, OperationResult } from './request.js';
-import { routesOfGroup, type RouteGroup } from './routes.js';
+import type { RouteDefinition } from './route-definition.js';
+import type { RouteGroup } from './route-groups.js';
 
 /** The operations a route group's function implements, keyed by the route table's `operation`. */
 export type OperationTable = Record<string, Operation>;
@@ -32,10 +33,12 @@ function toResponse(result: OperationResult): ApiResponse {
  * Builds a route group's Lambda handler: the shared Middy stack, then dispatch to the operation
  * the route table names. Every function of the service is made by this one factory. The request
  * line is written after the error handler has answered, so it carries the status sent.
+ * `groupRoutes` is the group's own module (shared/http/routes/<group>.ts), not a slice of the whole
+ * route table, so a function bundles its own routes only.
  */
-export function createRouteGroupHandler(group: RouteGroup, operations: OperationTable, options: { carrierSignature?: CarrierSignatureCheck } = {}) {
-  const groupRoutes = routesOfGroup(group);
+export function createRouteGroupHandler(group: RouteGroup, groupRoutes: readonly RouteDefinition[], operations: OperationTable, options: { carrierSignature?: CarrierSignatureCheck } = {}) {
   for (const route of groupRoutes) {
+    if (route.group !== group) throw new Error(`Route group ${group} is given ${route.operation}, a route of ${route.group}`);
     if (!operations[route.operation]) throw new Error(`Route group ${group} has no operation ${route.operation}`);
     if (route.auth === 'carrier' && !options.carrierSignature) throw new Error(`Route group ${group} has carrier routes but no carrierSignature check`);
   }

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiRecord, ListMetadata } from './envelope.js';
-import type { RouteDefinition } from './routes.js';
+import type { RouteDefinition } from './route-definition.js';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResponse = APIGatewayProxyStructuredResultV2;

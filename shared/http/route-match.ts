@@ -1,4 +1,4 @@
-import type { HttpMethod, RouteDefinition } from './routes.js';
+import type { HttpMethod, RouteDefinition } from './route-definition.js';
 
 /**
  * Matches a request path against the route table the way API Gateway does: a literal segment

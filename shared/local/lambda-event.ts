@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'aws-lambda';
 import type { ApiEvent } from '../http/request.js';
-import { routeKey, type RouteDefinition } from '../http/routes.js';
+import { routeKey, type RouteDefinition } from '../http/route-definition.js';
 
 /**
  * Builds the API Gateway HTTP API (payload 2.0) event that AWS would send for a request, so the

@@ -3,7 +3,7 @@ import { budgetFromEnv, takeWorkLease } from '../db/work-lease.js';
 import { getRecord, updateRecord, type StoredRecord } from '../db/records.js';
 import { ConflictError, HttpError, NotFoundError } from '../http/errors.js';
 import type { Operation, OperationRequest, OperationResult } from '../http/request.js';
-import { routes } from '../http/routes.js';
+import { numbersRoutes } from '../http/routes/numbers.js';
 import { logger } from '../logger.js';
 import type { HookContext } from '../resources/define.js';
 import { crudOperations, findOrThrow, pathId, recordResult } from '../resources/engine.js';
@@ -27,7 +27,7 @@ export const FILL_BUDGET_MS = 6_000;
 /** Errors kept on an order. */
 const MAX_ERRORS = 10;
 
-const CREATE_ROUTE = routes.find((route) => route.operation === 'phone_numbers.create')!;
+const CREATE_ROUTE = numbersRoutes.find((route) => route.operation === 'phone_numbers.create')!;
 const createNumber = crudOperations(phoneNumbers)['phone_numbers.create']!;
 
 /** The budget: FILL_BUDGET_MS unless NUMBER_ORDER_FILL_BUDGET_MS says otherwise (tests of resume set 0). */

@@ -1,6 +1,6 @@
 import { queryAllRecords } from '../db/records.js';
 import type { HookContext } from '../resources/define.js';
-import { phoneNumbers } from '../resources/routing.js';
+import { phoneNumbers } from '../resources/routing/numbers.js';
 
 /** A ring pool's shown numbers (its view's enricher, apart from the write hooks). */
 

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { blankable, presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { emailParam, listOf, optionalText, timeParam } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/admin.js';
 import { unblockContactJobsView, accessControlListsView } from './views/admin.js';
 
 const time = v.optional(blankable(timeParam));

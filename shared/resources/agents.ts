@@ -4,7 +4,7 @@ import { blankable, booleanParam, idParam, integerParam, oneOf, presentString } 
 import { phoneOrSipParam } from './phone-or-sip-param.js';
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/admin.js';
 import { callCentersView, agentStatusesView, voiceAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, scheduleAgentsView, agentMessagesView, agentWidgetsView, agentTimestampsView } from './views/agents.js';
 
 /**

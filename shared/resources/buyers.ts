@@ -5,7 +5,7 @@ import { buyerWritable, checkBuyer } from './buyer-fields.js';
 import { phoneOrSipParam } from './phone-or-sip-param.js';
 import { defineResource } from './define.js';
 import { idListUpTo, MAX_ASSOCIATED_BUYERS } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/buyers.js';
 import { buyersView, buyerGroupsView } from './views/buyers.js';
 
 export const BUYER_ORDER_VALUES = [

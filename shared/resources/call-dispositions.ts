@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { blankable, booleanParam, idParam, presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/configuration.js';
 import { agentCallDispositionsView, callDispositionsView, DISPOSITION_FLAGS } from './views/call-dispositions.js';
 
 export { DISPOSITION_FLAGS };

@@ -3,7 +3,7 @@ import { booleanParam, idParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import { tokenFilterListParam } from './token-fields.js';
-import * as routing from './routing.js';
+import * as routing from './routing/configuration.js';
 import { callRecordingRulesView } from './views/call-recording-rules.js';
 
 /**

@@ -3,7 +3,7 @@ import { blankable, booleanParam, decimalParam, idParam, oneOf, presentString } 
 import { digitsParam, keywordListParam, rangeParam, spokenText, tokenValuesParam } from './call-config-fields.js';
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/configuration.js';
 import { callRoutersView, callRouterAnswerGroupsView, callRouterAnswersView } from './views/call-routers.js';
 
 /**

@@ -4,7 +4,7 @@ import { normalizeCallerNumber } from '../phone.js';
 import { checkFieldDeclaration, FIELD_LIMITS, FIELD_TYPES } from '../contact-fields/field-types.js';
 import { defineResource } from './define.js';
 import { listOf, optionalId } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/contacts.js';
 import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from './views/contact-fields.js';
 
 /**

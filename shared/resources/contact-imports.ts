@@ -3,7 +3,7 @@ import { MAX_IMPORT_CSV_CHARS, MAX_UPLOAD_BYTES } from '../contact-imports/impor
 import { idParam, integerParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/contacts.js';
 import { contactImportsView } from './views/contact-imports.js';
 
 /**

@@ -4,7 +4,7 @@ import { idParam, oneOf, presentString } from '../http/param-schemas.js';
 import { DATA_TYPES } from '../ports/data-provider.js';
 import { defineResource } from './define.js';
 import { listOf, optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/contacts.js';
 import { dataAppendGroupsView, dataAppendsView } from './views/data-appends.js';
 
 /**

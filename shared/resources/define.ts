@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { Key } from '../db/keys.js';
 import type { QueueMessage } from '../ports/events.js';
 import type { ChangeAuthor } from './change-log.js';
-import type { ResourceRouting } from './routing.js';
+import type { ResourceRouting } from './routing/resource-routing.js';
 
 /** A valibot schema for a resource's writable fields (an object in, an object out). */
 export type FieldsSchema = v.GenericSchema<unknown, Record<string, unknown>>;

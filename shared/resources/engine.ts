@@ -31,7 +31,6 @@ import { envelopeAssociations } from './associations.js';
 import { allColumns, checkedForeignKeys, supports, type CrudOperation, type HookContext, type ResourceDefinition, type ResourceView } from './define.js';
 import { conditionAttributes, recordPredicate, type ListConditions } from './list-conditions.js';
 import { resourceListSchema } from './list-schema.js';
-import { resourceRoutings } from './routing.js';
 import { pickColumns, serializeDefaults, serializeRecord, type AssociationValues, type SerializeOptions } from './serialize.js';
 
 const ID_TEXT = /^\d{1,15}$/;
@@ -469,14 +468,13 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
 
 /**
  * The CRUD operations of the resources a route group serves. Each function imports only its own
- * definitions (not the registry, which would bundle every resource's schemas and libraries);
- * the list is checked here against the routing facts, so a resource missing from its group's
- * function, or served by the wrong one, fails at init rather than answering 404.
+ * definitions (not the registry, which would bundle every resource's schemas and libraries).
+ * A resource served by the wrong function fails here at init; one missing from its group's
+ * function fails in createRouteGroupHandler, its routes having no operation (not a 404 later).
  */
 export function groupOperations(group: RouteGroup, resources: readonly ResourceDefinition[]): Record<string, Operation> {
-  const expected = resourceRoutings.filter((routing) => routing.group === group).map((routing) => routing.name).sort();
-  const served = resources.map((resource) => resource.name).sort();
-  if (expected.join() !== served.join()) throw new Error(`Route group ${group} serves [${served.join(', ')}], its routing declares [${expected.join(', ')}]`);
+  const strays = resources.filter((resource) => resource.group !== group).map((resource) => `${resource.name} (${resource.group})`);
+  if (strays.length) throw new Error(`Route group ${group} is given resources of other groups: ${strays.join(', ')}`);
   return Object.assign({}, ...resources.map(crudOperations)) as Record<string, Operation>;
 }
 

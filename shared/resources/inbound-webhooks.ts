@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { idListUpTo, MAX_ASSOCIATED_BUYERS, MAX_ASSOCIATED_RECORDS, optionalCount, optionalText } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/inbound.js';
 import { inboundWebhooksView } from './views/inbound-webhooks.js';
 
 /**

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { idParam } from '../http/param-schemas.js';
 import { normalizeCallerNumber } from '../phone.js';
 import { defineResource } from './define.js';
-import * as routing from './routing.js';
+import * as routing from './routing/contacts.js';
 import { incomingTextMessagesView } from './views/incoming-text-messages.js';
 
 /**

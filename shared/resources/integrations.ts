@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
-import * as routing from './routing.js';
+import * as routing from './routing/integrations.js';
 import { humanize, INTEGRATION_CATEGORIES, integrationsView } from './views/integrations.js';
 
 export { INTEGRATION_CATEGORIES };

@@ -4,7 +4,7 @@ import { phoneOrSipParam } from './phone-or-sip-param.js';
 import { digitsParam, tokenValuesParam } from './call-config-fields.js';
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/configuration.js';
 import { callControlActionsView, keyPressFlowsView, keyPressFlowGroupsView } from './views/key-press-flows.js';
 
 /**

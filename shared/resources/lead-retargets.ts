@@ -3,7 +3,7 @@ import { idParam, integerParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalText } from './field-schemas.js';
 import { tokenFilterListParam } from './token-fields.js';
-import * as routing from './routing.js';
+import * as routing from './routing/schedules.js';
 import { leadRetargetsView } from './views/lead-retargets.js';
 
 /**

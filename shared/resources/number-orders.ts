@@ -3,7 +3,7 @@ import { blankable, idParam, integerParam, oneOf } from '../http/param-schemas.j
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import { areaCodeParam } from './phone-numbers.js';
-import * as routing from './routing.js';
+import * as routing from './routing/numbers.js';
 import { numberOrderPrefixesView, numberOrdersView } from './views/number-orders.js';
 
 /**

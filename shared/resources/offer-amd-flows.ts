@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { booleanParam, idParam, integerParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/configuration.js';
 import { offerAmdFlowsView } from './views/offer-amd-flows.js';
 
 /**

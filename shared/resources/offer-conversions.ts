@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { blankable, decimalParam, idParam, oneOf, presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { tokenFilterListParam } from './token-fields.js';
-import * as routing from './routing.js';
+import * as routing from './routing/offers.js';
 import { offerConversionsView } from './views/offer-conversions.js';
 
 /** Traffic source payouts: what the company pays a traffic source for a call on an offer. */

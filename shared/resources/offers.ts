@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/offers.js';
 import { offersView, trafficSourcesView } from './views/offers.js';
 
 /**

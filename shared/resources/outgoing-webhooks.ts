@@ -4,7 +4,7 @@ import { booleanParam, idParam, integerParam, oneOf, presentString } from '../ht
 import { defineResource } from './define.js';
 import { idListParam, optionalCount, optionalId, optionalText } from './field-schemas.js';
 import { bodyTemplateParam, contentTypeParam, headersParam, httpMethodParam, urlTemplateParam } from './outgoing-request-fields.js';
-import * as routing from './routing.js';
+import * as routing from './routing/subscriptions.js';
 import { outgoingWebhooksView, outgoingWebhookUrlsView } from './views/outgoing-webhooks.js';
 
 /**

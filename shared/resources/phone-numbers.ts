@@ -4,7 +4,7 @@ import { blankable, idParam } from '../http/param-schemas.js';
 import { numberIndexAttributes } from '../numbers/number-index.js';
 import { defineResource } from './define.js';
 import { optionalText, optionalId } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/numbers.js';
 import { phoneNumbersView } from './views/phone-numbers.js';
 
 /**

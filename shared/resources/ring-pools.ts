@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { idParam, presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalText, optionalId } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/numbers.js';
 import { ringPoolsView } from './views/ring-pools.js';
 
 /**

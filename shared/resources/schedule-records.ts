@@ -3,7 +3,7 @@ import { booleanParam, idParam, integerParam, oneOf, presentString } from '../ht
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText } from './field-schemas.js';
 import { tokenFilterListParam } from './token-fields.js';
-import * as routing from './routing.js';
+import * as routing from './routing/schedules.js';
 import { scheduleActionGroupsView, scheduleTriggersView, scheduleDistributionsView } from './views/schedule-records.js';
 
 /**

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { blankable, idParam, integerParam } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalText, timeParam } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/schedules.js';
 import { scheduledCallbacksView } from './views/scheduled-callbacks.js';
 
 /**

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { booleanParam, presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalCount, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/schedules.js';
 import { schedulesView } from './views/schedules.js';
 
 /**

@@ -3,7 +3,7 @@ import { blankable, idParam, oneOf, presentString } from '../http/param-schemas.
 import { MAX_ENCRYPTED_VALUE_BYTES } from '../ports/encryption.js';
 import { defineResource } from './define.js';
 import { listOf, timeParam } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/integrations.js';
 import { secretItemsView, oauthConnectionsView, appConfigsView } from './views/secrets.js';
 
 /**

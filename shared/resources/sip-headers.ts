@@ -3,7 +3,7 @@ import { blankable, booleanParam, idParam, presentString } from '../http/param-s
 import { patternProblem } from '../call-config/text-match.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/configuration.js';
 import { sipHeadersView, sipHeaderParserGroupsView, sipHeaderParsersView } from './views/sip-headers.js';
 
 /**

@@ -4,7 +4,7 @@ import { blankable, integerParam, oneOf, presentString } from '../http/param-sch
 import { AUDIO_CONTENT_TYPES, decodeAudio } from '../call-config/sound-audio.js';
 import { defineResource } from './define.js';
 import { idListParam, optionalText } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/configuration.js';
 import { soundFilesView, soundPlaylistsView } from './views/sound-files.js';
 
 /**

@@ -3,7 +3,7 @@ import { blankable, booleanParam, idParam, integerParam } from '../http/param-sc
 import { US_STATE_CODES } from '../call-config/us-states.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/configuration.js';
 import { stateCallLimitsView } from './views/state-call-limits.js';
 
 /**

@@ -4,7 +4,7 @@ import { blankable, booleanParam, httpUrlParam, idParam, jsonObject, oneOf, pres
 import { defineResource } from './define.js';
 import { reachableTarget } from './outgoing-request-fields.js';
 import { newSigningSecret } from '../events/signing.js';
-import * as routing from './routing.js';
+import * as routing from './routing/subscriptions.js';
 import { subscriptionsView } from './views/subscriptions.js';
 
 /** `trigger_fields`: only these keys, integer ids and boolean flags. Blank means "no filter". */

@@ -4,7 +4,7 @@ import { MATCH_TYPES, patternProblem } from '../call-config/text-match.js';
 import { defineResource } from './define.js';
 import { optionalId, optionalText } from './field-schemas.js';
 import { tokenListParam } from './token-fields.js';
-import * as routing from './routing.js';
+import * as routing from './routing/configuration.js';
 import { tokenMatchersView, visitorTokenMatchersView } from './views/token-matchers.js';
 
 /**

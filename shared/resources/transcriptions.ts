@@ -3,7 +3,7 @@ import { blankable, idParam, oneOf, presentString } from '../http/param-schemas.
 import { isAllowedRecording, MAX_RECORDING_REFERENCE_CHARS } from '../call-config/recording-media.js';
 import { defineResource } from './define.js';
 import { listOf, optionalId } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/configuration.js';
 import { transcriptionKeywordGroupsView, standaloneTranscriptionsView } from './views/transcriptions.js';
 
 /**

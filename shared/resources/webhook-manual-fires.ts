@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { blankable } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalId, timeParam } from './field-schemas.js';
-import * as routing from './routing.js';
+import * as routing from './routing/subscriptions.js';
 import { webhookManualFiresView } from './views/webhook-manual-fires.js';
 
 const time = v.optional(blankable(timeParam));

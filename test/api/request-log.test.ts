@@ -76,7 +76,7 @@ describe('the request log line', () => {
       throw new Error('the table is on fire');
     };
     const operations = Object.fromEntries(routesOfGroup('subscriptions').map((route) => [route.operation, failing]));
-    const handler = createRouteGroupHandler('subscriptions', operations);
+    const handler = createRouteGroupHandler('subscriptions', routesOfGroup('subscriptions'), operations);
     const event = buildApiEvent({ method: 'GET', url: listRoute.path, headers: { authorization: company.authorization }, body: Buffer.alloc(0), sourceIp: '127.0.0.1' }, listRoute, {});
     logs.clear();
     const result = await handler(event, buildLambdaContext('subscriptions', 'req-log-500'));

@@ -11,7 +11,7 @@ const listRoute = routes.find((route) => route.operation === 'subscriptions.list
 function handlerWith(list: Operation) {
   const ok: Operation = async () => ({ kind: 'record', root: 'x', record: {} });
   const operations = Object.fromEntries(routesOfGroup('subscriptions').map((route) => [route.operation, ok]));
-  return createRouteGroupHandler('subscriptions', { ...operations, 'subscriptions.list': list });
+  return createRouteGroupHandler('subscriptions', routesOfGroup('subscriptions'), { ...operations, 'subscriptions.list': list });
 }
 
 async function invoke(list: Operation, authorization: string) {

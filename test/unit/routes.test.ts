@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { handlerModules } from '../../functions/index.js';
 import { matchRoute } from '../../shared/http/route-match.js';
-import { routeGroups, routeKey, routes } from '../../shared/http/routes.js';
+import { routeGroups, routeKey, routes, routesByGroup, routesOfGroup } from '../../shared/http/routes.js';
 import { resources } from '../../shared/resources/registry.js';
 import { resourceRoutings } from '../../shared/resources/routing.js';
+import { adminRoutings } from '../../shared/resources/routing/admin.js';
+import { buyersRoutings } from '../../shared/resources/routing/buyers.js';
+import { configurationRoutings } from '../../shared/resources/routing/configuration.js';
+import { contactsRoutings } from '../../shared/resources/routing/contacts.js';
+import { inboundRoutings } from '../../shared/resources/routing/inbound.js';
+import { integrationsRoutings } from '../../shared/resources/routing/integrations.js';
+import { numbersRoutings } from '../../shared/resources/routing/numbers.js';
+import { offersRoutings } from '../../shared/resources/routing/offers.js';
+import { schedulesRoutings } from '../../shared/resources/routing/schedules.js';
+import { subscriptionsRoutings } from '../../shared/resources/routing/subscriptions.js';
+import { groupOperations } from '../../shared/resources/engine.js';
+import { offers } from '../../shared/resources/offers.js';
 
 /** Every endpoint of the API reference that is implemented so far (grows with each issue). */
 const REFERENCE_ENDPOINTS = [
@@ -80,10 +92,20 @@ describe('route table', () => {
     const unused = async (): Promise<never> => {
       throw new Error('not called');
     };
-    const voiceOperations = Object.fromEntries(routes.filter((route) => route.group === 'voice').map((route) => [route.operation, unused]));
-    expect(routes.some((route) => route.group === 'voice' && route.auth === 'carrier')).toBe(true);
-    expect(() => createRouteGroupHandler('voice', voiceOperations)).toThrow('has carrier routes but no carrierSignature check');
-    expect(() => createRouteGroupHandler('voice', voiceOperations, { carrierSignature: async () => false })).not.toThrow();
+    const voiceRoutes = routesByGroup.voice;
+    const voiceOperations = Object.fromEntries(voiceRoutes.map((route) => [route.operation, unused]));
+    expect(voiceRoutes.some((route) => route.auth === 'carrier')).toBe(true);
+    expect(() => createRouteGroupHandler('voice', voiceRoutes, voiceOperations)).toThrow('has carrier routes but no carrierSignature check');
+    expect(() => createRouteGroupHandler('voice', voiceRoutes, voiceOperations, { carrierSignature: async () => false })).not.toThrow();
+  });
+
+  it("refuses to build a group given another group's routes", async () => {
+    const { createRouteGroupHandler } = await import('../../shared/http/handler.js');
+    const unused = async (): Promise<never> => {
+      throw new Error('not called');
+    };
+    const offersOperations = Object.fromEntries(routesByGroup.offers.map((route) => [route.operation, unused]));
+    expect(() => createRouteGroupHandler('integrations', routesByGroup.offers, offersOperations)).toThrow('a route of offers');
   });
 
   it('reads the same resources from the light routing facts as the registry holds, each definition carrying its own facts', () => {
@@ -99,5 +121,42 @@ describe('route table', () => {
         csv: routing.csv,
       });
     });
+  });
+
+  // Each function bundles its own group's modules only (shared/http/routes/<group>.ts and
+  // shared/resources/routing/<group>.ts); the whole table is assembled from them.
+  it("holds only its group's routes in each group's module, and the table is exactly their union", () => {
+    for (const [group, groupRoutes] of Object.entries(routesByGroup)) {
+      expect(groupRoutes.length, group).toBeGreaterThan(0);
+      expect(groupRoutes.filter((route) => route.group !== group).map(routeKey), group).toEqual([]);
+      expect(routesOfGroup(group as keyof typeof routesByGroup)).toEqual(groupRoutes);
+    }
+    const fromModules = Object.values(routesByGroup).flat().map(routeKey).sort();
+    expect(routes.map(routeKey).sort()).toEqual(fromModules);
+    expect(new Set(fromModules).size).toBe(fromModules.length);
+  });
+
+  it("holds only its group's resources in each group's routing module, and every resource's facts once", () => {
+    const byGroup = {
+      subscriptions: subscriptionsRoutings,
+      offers: offersRoutings,
+      integrations: integrationsRoutings,
+      admin: adminRoutings,
+      buyers: buyersRoutings,
+      inbound: inboundRoutings,
+      numbers: numbersRoutings,
+      schedules: schedulesRoutings,
+      configuration: configurationRoutings,
+      contacts: contactsRoutings,
+    };
+    for (const [group, facts] of Object.entries(byGroup)) expect(facts.filter((routing) => routing.group !== group).map((routing) => routing.name), group).toEqual([]);
+    const names = Object.values(byGroup).flat().map((routing) => routing.name);
+    expect(resourceRoutings.map((routing) => routing.name).sort()).toEqual([...names].sort());
+    expect(new Set(names).size).toBe(names.length);
+    expect(new Set(resourceRoutings.map((routing) => routing.group))).toEqual(new Set(Object.keys(byGroup)));
+  });
+
+  it('refuses to serve a resource from another group than its own', () => {
+    expect(() => groupOperations('integrations', [offers])).toThrow('offers (offers)');
   });
 });

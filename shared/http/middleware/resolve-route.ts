@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { NotFoundError } from '../errors.js';
 import { pathParamTooLong } from '../input-limits.js';
 import type { ApiEvent, ApiResponse, AppContext } from '../request.js';
-import { routeKey, type RouteDefinition } from '../routes.js';
+import { routeKey, type RouteDefinition } from '../route-definition.js';
 
 /**
  * Finds the route-table entry for the event's route key among the group's routes. A path

@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import { ALL_OPERATIONS, type CrudOperation, type ResourceDefinition } from '../../resources/define.js';
 import type { RouteGroupDefinition } from '../route-groups.js';
-import { routeKey, type RouteDefinition } from '../routes.js';
+import { routeKey, type RouteDefinition } from '../route-definition.js';
 import { ErrorEnvelope, errorResponseName, errorResponses, listEnvelope, ListMetadata, recordEnvelope } from './envelopes.js';
 import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
 import type { ErrorStatus, OperationDoc, ResponseDoc, RowsDoc } from './operation-doc.js';

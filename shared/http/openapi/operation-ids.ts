@@ -1,4 +1,4 @@
-import { routeKey, type RouteDefinition } from '../routes.js';
+import { routeKey, type RouteDefinition } from '../route-definition.js';
 
 /**
  * A unique operationId per route, from the route table's operation name in camel case

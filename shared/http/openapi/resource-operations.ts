@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { CrudOperation, ResourceDefinition } from '../../resources/define.js';
 import { resourceListSchema } from '../../resources/list-schema.js';
 import { oneOf } from '../param-schemas.js';
-import type { RouteDefinition } from '../routes.js';
+import type { RouteDefinition } from '../route-definition.js';
 import type { ErrorStatus, OperationDoc } from './operation-doc.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AuthKind } from '../routes.js';
+import type { AuthKind } from '../route-definition.js';
 
 /**
  * How each kind of route authorisation (`auth` in the route table) appears in the document: the

@@ -1,5 +1,5 @@
 import { defineView } from '../define.js';
-import * as routing from '../routing.js';
+import * as routing from '../routing/buyers.js';
 import { METRICS, PERIODS } from '../../buyers/counter-model.js';
 import { parseTokenFilterList, parseTokenList } from '../../routing/token-filters.js';
 import { BUYER_WRITABLE_FIELDS } from '../buyer-field-names.js';

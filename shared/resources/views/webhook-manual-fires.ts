@@ -1,6 +1,6 @@
 import { fireStatus } from '../../events/fire-status.js';
 import { defineView } from '../define.js';
-import * as routing from '../routing.js';
+import * as routing from '../routing/subscriptions.js';
 
 /** How the resources of ../webhook-manual-fires.ts are shown (their views); their write side stays there. Imports no schema. */
 

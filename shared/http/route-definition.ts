@@ -1,0 +1,79 @@
+/**
+ * What a route is, and the routes a resource's routing facts make. The route table is declared
+ * per route group (routes/<group>.ts): a group's function imports only its own module, and
+ * routes.ts assembles them all for what serves or describes every route (the stack, the local
+ * gateway, the fallback function, the OpenAPI document). Paths use API Gateway's `{param}` syntax
+ * so the route key is the same string in every mode.
+ */
+import type { ResourceRouting } from '../resources/routing/resource-routing.js';
+import type { LargeFieldLimit } from './input-limits.js';
+import type { RouteGroup } from './route-groups.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
+
+/**
+ * How a request is authorised:
+ * - basic: `Authorization: Basic base64(public:private)` or a per-user `auth_token` parameter;
+ * - lead_token / secure_token / ping: the token in the path or parameters;
+ * - carrier: the voice carrier's request signature (X-Twilio-Signature);
+ * - none: public.
+ */
+export type AuthKind = 'basic' | 'lead_token' | 'secure_token' | 'ping' | 'carrier' | 'none';
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  path: string;
+  group: RouteGroup;
+  auth: AuthKind;
+  /** Name of the operation inside the group's function. */
+  operation: string;
+  /** A larger body and one long field (uploads); others keep INPUT_LIMITS. */
+  largeField?: LargeFieldLimit;
+  /** The body is not parsed: the operation gets its bytes (a file PUT as is), at most `maxBytes`. */
+  rawBody?: { maxBytes: number };
+}
+
+/** The API's path prefix. */
+export const API = '/api/v1';
+
+/** The routes of a registry resource: the operations it supports, plus `.csv` for CSV lists. */
+export function resourceRoutes(resource: ResourceRouting): RouteDefinition[] {
+  const base = `${API}/${resource.name}`;
+  const route = (method: HttpMethod, path: string, operation: string): RouteDefinition => ({
+    method,
+    path,
+    group: resource.group,
+    auth: 'basic',
+    operation: `${resource.name}.${operation}`,
+  });
+  const out: RouteDefinition[] = [];
+  for (const operation of resource.operations) {
+    switch (operation) {
+      case 'list':
+        out.push(route('GET', base, 'list'));
+        if (resource.csv) out.push(route('GET', `${base}.csv`, 'list'));
+        break;
+      case 'new':
+        out.push(route('GET', resource.newPath ?? `${base}/new`, 'new'));
+        break;
+      case 'create':
+        out.push({ ...route('POST', resource.createPath ?? base, 'create'), ...(resource.createLargeField ? { largeField: resource.createLargeField } : {}) });
+        break;
+      case 'show':
+        out.push(route('GET', `${base}/{id}`, 'show'));
+        break;
+      case 'update':
+        out.push(route('PUT', `${base}/{id}`, 'update'));
+        break;
+      case 'delete':
+        out.push(route('DELETE', `${base}/{id}`, 'delete'));
+        break;
+    }
+  }
+  return out;
+}
+
+/** API Gateway's route key, e.g. `GET /api/v1/subscriptions/{id}`. */
+export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): string {
+  return `${route.method} ${route.path}`;
+}

@@ -1,0 +1,9 @@
+import { API, type RouteDefinition } from '../route-definition.js';
+
+/** The API describes itself: its OpenAPI document, a reference page over it and the page's scripts. */
+export const docsRoutes: readonly RouteDefinition[] = [
+  { method: 'GET', path: `${API}/openapi.json`, group: 'docs', auth: 'none', operation: 'docs.openapi' },
+  { method: 'GET', path: '/docs', group: 'docs', auth: 'none', operation: 'docs.page' },
+  { method: 'GET', path: '/docs/assets/{name}', group: 'docs', auth: 'none', operation: 'docs.asset' },
+  { method: 'GET', path: '/', group: 'docs', auth: 'none', operation: 'docs.home' },
+];
