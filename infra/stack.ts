@@ -19,7 +19,7 @@ import { readSettings, type Settings } from './settings.js';
 export interface CallTrackingStackProps extends StackProps {
   /** The stage whose settings to use; default: the `stage` context key (else `prod`). */
   stage?: string;
-  /** The routes the API serves; default: the route table (shared/http/routes.ts). Tests pass a bigger one. */
+  /** The routes the API serves; default: the route table (shared/http/routes.ts, every group's). Tests pass a bigger one. */
   routes?: readonly RouteDefinition[];
 }
 

@@ -12,7 +12,7 @@ export const MAX_UPLOAD_BYTES = 10_000_000;
 /**
  * The longest CSV a create's body may carry (csv-rows.ts reads it), and the create route's limits:
  * the CSV's characters (up to 4 bytes each in UTF-8 JSON), and room for the other fields. Here,
- * not beside the CSV reader, so the route table (shared/resources/routing.ts) does not bundle the
+ * not beside the CSV reader, so the routing facts (shared/resources/routing/contacts.ts) do not bundle the
  * CSV parser into every function.
  */
 export const MAX_IMPORT_CSV_CHARS = 1_000_000;

@@ -119,7 +119,7 @@ export interface HookContext {
 
 /**
  * One declaration per API resource. The CRUD engine serves every operation from this; its routing
- * facts (name, group, operations, paths) come from routing.ts, which the route table reads without
+ * facts (name, group, operations, paths) come from routing/<group>.ts, which the route table reads without
  * loading this; behaviour comes as hooks, not copies.
  */
 export interface ResourceDefinition extends ResourceRouting, ResourceView {

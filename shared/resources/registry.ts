@@ -38,7 +38,7 @@ import { contactImports } from './contact-imports.js';
 
 /**
  * The resource registry: every resource's full definition, for what documents or checks them all
- * (the OpenAPI document, tests, benchmarks). The route table reads routing.ts instead, and each
+ * (the OpenAPI document, tests, benchmarks). The route table reads routing/<group>.ts instead, and each
  * route group's function imports only its own definitions (engine.ts, groupOperations), so no
  * function but docs bundles this list.
  */
