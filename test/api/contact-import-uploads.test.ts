@@ -15,7 +15,7 @@ import { asCompany } from '../fixtures/leads.js';
  * "Data appends and contact imports"): create with `source: upload` answers an upload URL; the
  * file PUT there is taken and imported without the client calling again; an import that outlasts
  * its budget goes on by itself. Locally the URL is the service's own token route and background
- * work runs in process when drained (as the lead runner takes it from its queue in AWS).
+ * work runs in this process when drained, from a queue in the table (as the lead runner takes it from its queue in AWS).
  */
 const gateway = useGateway();
 const now = midDayTomorrow();
