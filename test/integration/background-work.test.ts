@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBackgroundWork } from '../../shared/adapters/background-work.js';
 import { TableQueue } from '../../shared/adapters/local/table-queue.js';
 import { TableWork } from '../../shared/adapters/local/table-work.js';
+import { startBackgroundWorkRunner } from '../../shared/local/background-work-runner.js';
 import { STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/leads/steps-queue.js';
 import type { BackgroundWork } from '../../shared/ports/background-work.js';
 import { midDayTomorrow, pinClock, restoreClock } from '../fixtures/clock.js';
@@ -131,5 +132,22 @@ describe('local background work', () => {
     expect(await local.drain()).toBe(0);
     // The failed one waits for its retry.
     expect(await local.pending()).toEqual([stepOf(2)]);
+  });
+
+  it('run by npm start’s runner: what was queued before it started at once, then what is queued as it comes', async () => {
+    const name = newQueueName();
+    const ran: number[] = [];
+    const run: Run = async (work) => void ran.push(work.importId);
+    await workOn(name, run).enqueue(stepOf(1));
+    const work = workOn(name, run);
+    const stop = startBackgroundWorkRunner(work, { pollMs: 60_000 });
+    try {
+      await vi.waitFor(() => expect(ran).toEqual([1]), { timeout: 5000 });
+      await work.enqueue(stepOf(2));
+      await vi.waitFor(() => expect(ran).toEqual([1, 2]), { timeout: 5000 });
+    } finally {
+      await stop();
+    }
+    expect(await work.pending()).toEqual([]);
   });
 });
