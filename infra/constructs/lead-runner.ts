@@ -15,14 +15,13 @@ import { SOUND_KEY_PREFIX } from '../../shared/call-config/sound-audio.js';
 import { EXPORT_KEY_PREFIX } from '../../shared/admin/export-keys.js';
 import { IMPORT_KEY_PREFIX } from '../../shared/contact-imports/import-keys.js';
 import { routeGroups } from '../../shared/http/route-groups.js';
+import { LEAD_RUNNER_TIMEOUT_SECONDS, STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/leads/steps-queue.js';
 import { deadLetterDepthAlarm } from './events-queue.js';
 import { createServiceFunction } from './function-defaults.js';
 import { allowReadingSecret } from './grants.js';
 
-/** The runner's timeout: a step reads the lead and its schedule, may dial (one carrier request) and saves. */
-export const LEAD_RUNNER_TIMEOUT = Duration.seconds(60);
-/** Receives of a queued step before it goes to the steps dead-letter queue. */
-export const STEP_MAX_RECEIVES = 5;
+/** The runner's timeout (shared/leads/steps-queue.ts says what it covers). */
+export const LEAD_RUNNER_TIMEOUT = Duration.seconds(LEAD_RUNNER_TIMEOUT_SECONDS);
 
 export interface LeadRunnerProps {
   table: ITableV2;
@@ -69,7 +68,7 @@ export class LeadRunner extends Construct {
     this.stepsDeadLetters = deadLetterQueue('StepsDeadLetters');
     this.runnerDeadLetters = deadLetterQueue('RunnerDeadLetters');
     this.stepsQueue = new sqs.Queue(this, 'StepsQueue', {
-      visibilityTimeout: Duration.seconds(LEAD_RUNNER_TIMEOUT.toSeconds() * 6),
+      visibilityTimeout: Duration.seconds(STEPS_VISIBILITY_TIMEOUT_SECONDS),
       retentionPeriod: Duration.days(4),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,

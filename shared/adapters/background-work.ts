@@ -1,3 +1,4 @@
+import { STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from '../leads/steps-queue.js';
 import { logger } from '../logger.js';
 import { traced } from '../observability/tracer.js';
 import type { BackgroundWork, BackgroundWorkPort } from '../ports/background-work.js';
@@ -6,15 +7,23 @@ import { localAdapters, registeredLocalAdapters } from './local-registry.js';
 
 /**
  * Background work rides on the lead scheduler's queue, so SCHEDULER_ADAPTER chooses it too:
- * `aws` (default; the steps queue, LEAD_STEPS_QUEUE_URL) or `local` (in process, drained by the
- * service). In a module of its own so only what queues work loads it.
+ * `aws` (default; the steps queue, LEAD_STEPS_QUEUE_URL) or `local` (a queue in the table,
+ * LOCAL_WORK_QUEUE_NAME, default `background-work`, with the steps queue's visibility timeout and
+ * maxReceiveCount; drained by the service). In a module of its own so only what queues work loads it.
  */
 export function createBackgroundWork(env: NodeJS.ProcessEnv = process.env): BackgroundWorkPort {
   const adapter = env.SCHEDULER_ADAPTER || 'aws';
   if (adapter === 'local') {
     // The work itself comes with the local adapters: no Lambda bundle that queues work carries the import runner.
     const local = localAdapters('SCHEDULER_ADAPTER');
-    return new local.InProcessWork(local.runBackgroundWork, (error, work) => logger.error('background work failed (the client may resume it)', { work, error }));
+    const queue = new local.TableQueue<BackgroundWork>({
+      name: env.LOCAL_WORK_QUEUE_NAME || 'background-work',
+      visibilityTimeoutSeconds: STEPS_VISIBILITY_TIMEOUT_SECONDS,
+      maxReceiveCount: STEP_MAX_RECEIVES,
+    });
+    return new local.TableWork(queue, local.runBackgroundWork, (error, work) =>
+      logger.error('background work failed (retried after the visibility timeout; the client may resume it)', { work, error }),
+    );
   }
   if (adapter === 'aws') {
     if (!env.LEAD_STEPS_QUEUE_URL) throw new Error('LEAD_STEPS_QUEUE_URL must be set for background work');
@@ -37,11 +46,11 @@ export function setBackgroundWork(replacement?: BackgroundWorkPort): void {
   work = replacement;
 }
 
-/** Work this process queued (local adapter only; tests and `npm start`): drains it, the count run. */
+/** Local work visible now (local adapter only; tests and `npm start`): runs it until none is left, the count run. */
 export async function drainLocalWork(): Promise<number> {
   const port = backgroundWork();
-  const InProcessWork = registeredLocalAdapters()?.InProcessWork;
-  return InProcessWork && port instanceof InProcessWork ? port.drain() : 0;
+  const TableWork = registeredLocalAdapters()?.TableWork;
+  return TableWork && port instanceof TableWork ? port.drain() : 0;
 }
 
 export type { BackgroundWork };

@@ -4,9 +4,9 @@ import type { EmailOutbox } from './local/email-outbox.js';
 import type { FileObjectStorage } from './local/file-object-storage.js';
 import type { FixedTranscripts } from './local/fixed-transcripts.js';
 import type { BackgroundWork } from '../ports/background-work.js';
-import type { InProcessWork } from './local/in-process-work.js';
 import type { LocalEncryption } from './local/local-encryption.js';
 import type { TableQueue } from './local/table-queue.js';
+import type { TableWork } from './local/table-work.js';
 import type { TableScheduler } from './local/table-scheduler.js';
 import type { TestNumberRange } from './local/test-number-range.js';
 
@@ -23,10 +23,10 @@ export interface LocalAdapters {
   EmailOutbox: typeof EmailOutbox;
   FileObjectStorage: typeof FileObjectStorage;
   FixedTranscripts: typeof FixedTranscripts;
-  InProcessWork: typeof InProcessWork;
   LocalEncryption: typeof LocalEncryption;
   TableQueue: typeof TableQueue;
   TableScheduler: typeof TableScheduler;
+  TableWork: typeof TableWork;
   TestNumberRange: typeof TestNumberRange;
   /** Runs one item of background work in this process (what the lead runner does with a queued message in AWS). */
   runBackgroundWork: (work: BackgroundWork) => Promise<void>;

@@ -12,8 +12,9 @@ import { continueImport } from './upload.js';
 
 /**
  * A contact import's background work: one step per queued message (AWS: the lead runner reads
- * them from its steps queue; locally: the in-process queue). A step takes the import's file (an
- * arrived upload, or the CSV a body import's create stored the same way): checks its size again
+ * them from its steps queue; locally: a queue in the table, shared/adapters/local/table-work.ts).
+ * A step takes the import's file (an arrived upload, or the CSV a body import's create stored the
+ * same way): checks its size again
  * against MAX_UPLOAD_BYTES and the declared `file_size` before reading it, parses it, stores its
  * rows, deletes the file; or fails the import with `file_errors`. Then it imports rows for one
  * budget and, when rows are left, queues the next step. Steps are safe to repeat: the file is

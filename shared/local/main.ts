@@ -63,8 +63,9 @@ const { startDeliveryWorker } = await import('./delivery-worker.js');
 const { schedulerPort } = await import('../adapters/scheduler.js');
 const { startLocalRunner } = await import('../leads/local-runner.js');
 const { sweepOverdueSteps } = await import('../leads/overdue-steps.js');
-const { backgroundWork, drainLocalWork } = await import('../adapters/background-work.js');
-const { InProcessWork } = await import('../adapters/local/in-process-work.js');
+const { backgroundWork } = await import('../adapters/background-work.js');
+const { TableWork } = await import('../adapters/local/table-work.js');
+const { startBackgroundWorkRunner } = await import('./background-work-runner.js');
 type TableQueue = import('../adapters/local/table-queue.js').TableQueue;
 type TableScheduler = import('../adapters/local/table-scheduler.js').TableScheduler;
 
@@ -125,15 +126,12 @@ const leadRunner = startLocalRunner(schedulerPort() as TableScheduler, {
   onRun: (report) => console.log(`${new Date().toISOString()} lead runner: ${report.ran} step(s) run, ${report.stale} stale, ${report.missing} missing, ${report.failed} failed`),
   onError: (error) => console.error('lead runner failed:', error),
 });
-// Background work (contact imports past their budget, uploads that arrived): run in this process
-// as soon as it is queued, as the runner takes it from its queue in AWS.
+// Background work (contact import steps): a queue in the table, run in this process as soon as
+// it is queued and every second, as the runner takes it from its queue in AWS; what an earlier
+// run queued and did not finish runs now, a failed step again after the visibility timeout.
 const localWork = backgroundWork();
-if (localWork instanceof InProcessWork) {
-  localWork.onEnqueue(() => {
-    // After the request that queued it has answered, as in AWS.
-    setImmediate(() => void drainLocalWork().catch((error: unknown) => console.error('background work failed:', error)));
-  });
-}
+const stopBackgroundWork =
+  localWork instanceof TableWork ? startBackgroundWorkRunner(localWork, { onError: (error) => console.error('background work runner failed:', error) }) : async () => undefined;
 const leadSweeps = setInterval(() => {
   sweepOverdueSteps(clock().now()).catch((error: unknown) => console.error('overdue lead step sweeper failed:', error));
 }, 60_000);
@@ -149,6 +147,7 @@ async function shutdown(signal: string): Promise<void> {
   clearInterval(leadSweeps);
   await leadRunner.stop();
   await stopDelivery();
+  await stopBackgroundWork();
   console.log(`${signal}: stopping`);
   server.closeAllConnections();
   await new Promise<void>((done) => server.close(() => done()));

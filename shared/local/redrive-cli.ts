@@ -2,10 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /**
- * `npm run redrive`: moves the local dead-letter queue's messages back to the events queue of
- * the running `npm start` (found through DATA_DIR/runtime.json), with their attempts counted
- * from one again. In AWS the same is `aws sqs start-message-move-task --source-arn <the
- * stack's EventsDeadLetterQueueArn output>` (docs/events.md).
+ * `npm run redrive`: moves the local dead-letter queues' messages back to the events queue and
+ * the background work queue of the running `npm start` (found through DATA_DIR/runtime.json),
+ * with their attempts counted from one again. In AWS the same is `aws sqs
+ * start-message-move-task --source-arn <the stack's EventsDeadLetterQueueArn output>`
+ * (docs/events.md), and for background work the steps dead-letter queue's (docs/operations.md).
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
@@ -18,6 +19,7 @@ const runtime = JSON.parse(readFileSync(runtimeFile, 'utf8')) as { dynamodb_endp
 process.env.DYNAMODB_ENDPOINT = runtime.dynamodb_endpoint;
 process.env.TABLE_NAME = runtime.table_name;
 process.env.EVENTS_ADAPTER = 'local';
+process.env.SCHEDULER_ADAPTER = 'local';
 
 await import('../adapters/local/register.js');
 const { eventQueue } = await import('../adapters/index.js');
@@ -25,3 +27,8 @@ const queue = eventQueue() as import('../adapters/local/table-queue.js').TableQu
 const waiting = await queue.deadLetters();
 const moved = await queue.redrive();
 console.log(`Moved ${moved} of ${waiting.length} dead-lettered message(s) back to the events queue; the running service delivers them now.`);
+const { backgroundWork } = await import('../adapters/background-work.js');
+const work = (backgroundWork() as import('../adapters/local/table-work.js').TableWork).queue;
+const workWaiting = await work.deadLetters();
+const workMoved = await work.redrive();
+console.log(`Moved ${workMoved} of ${workWaiting.length} dead-lettered background work item(s) back to its queue; the running service runs them now.`);

@@ -2,8 +2,8 @@
  * Work a request starts and something else finishes: a contact import that outlasts one time
  * budget goes on without the client (shared/contact-imports/import-work.ts). AWS: a message on
  * the lead runner's steps queue (SQS, delay allowed), which the runner takes with its lead
- * steps; local and tests: an in-process queue the service drains itself
- * (shared/adapters/local/in-process-work.ts).
+ * steps; local and tests: a queue in the table with the steps queue's semantics, which the
+ * service drains itself (shared/adapters/local/table-work.ts).
  */
 export type BackgroundWork = { kind: 'contact_import'; companyId: number; importId: number };
 

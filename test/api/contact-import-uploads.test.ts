@@ -2,7 +2,7 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backgroundWork, drainLocalWork } from '../../shared/adapters/background-work.js';
 import { objectStorage } from '../../shared/adapters/object-storage.js';
-import type { InProcessWork } from '../../shared/adapters/local/in-process-work.js';
+import type { TableWork } from '../../shared/adapters/local/table-work.js';
 import { importObjectKey, MAX_UPLOAD_BYTES, UPLOAD_URL_SECONDS } from '../../shared/contact-imports/import-keys.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { midDayTomorrow, pinClock, usePinnedClock } from '../fixtures/clock.js';
@@ -15,7 +15,7 @@ import { asCompany } from '../fixtures/leads.js';
  * "Data appends and contact imports"): create with `source: upload` answers an upload URL; the
  * file PUT there is taken and imported without the client calling again; an import that outlasts
  * its budget goes on by itself. Locally the URL is the service's own token route and background
- * work runs in process when drained (as the lead runner takes it from its queue in AWS).
+ * work runs in this process when drained, from a queue in the table (as the lead runner takes it from its queue in AWS).
  */
 const gateway = useGateway();
 const now = midDayTomorrow();
@@ -247,8 +247,8 @@ describe('the lead runner, as in AWS', () => {
     const sqs = { Records: [{ messageId: 'm0', receiptHandle: 'h0', body, attributes: { ApproximateReceiveCount: '1' } }] } as unknown as SQSEvent;
     expect(await handler(sqs as never, context)).toEqual({ batchItemFailures: [] });
     expect(await show(company, created.id)).toMatchObject({ status: 'in_progress', total_rows: 60, processed_rows: 25 });
-    const local = backgroundWork() as InProcessWork;
-    expect(local.pending()).toEqual([{ kind: 'contact_import', companyId: company.id, importId: created.id }]);
+    const local = backgroundWork() as TableWork;
+    expect(await local.pending()).toEqual([{ kind: 'contact_import', companyId: company.id, importId: created.id }]);
     expect(await drainLocalWork()).toBe(1);
     expect(await show(company, created.id)).toMatchObject({ status: 'completed', processed_rows: 60, imported_count: 60 });
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { backgroundWork, drainLocalWork, setBackgroundWork } from '../../shared/adapters/background-work.js';
+import { backgroundWork, createBackgroundWork, drainLocalWork, setBackgroundWork } from '../../shared/adapters/background-work.js';
 import { objectStorage, setObjectStorage } from '../../shared/adapters/object-storage.js';
 import { importObjectKey } from '../../shared/contact-imports/import-keys.js';
 import { updateRecord } from '../../shared/db/records.js';
@@ -144,7 +144,7 @@ describe('a contact import', () => {
     process.env.CONTACT_IMPORT_BUDGET_MS = '0';
     const company = await createTestCompany('import resume');
     const csv = ['phone', ...Array.from({ length: 60 }, (_, index) => numberOf(index + 1, '412'))].join('\n');
-    // The create's step is queued elsewhere and lost (as local work is when npm start restarts).
+    // The create's step is queued elsewhere and lost (a queue that failed, a message deleted by hand).
     const lost: BackgroundWork[] = [];
     setBackgroundWork({ enqueue: async (work) => void lost.push(work) });
     const made = recordOf(await as(company, 'POST', '/api/v1/contact_imports', { csv }), 'contact_import');
@@ -193,6 +193,20 @@ describe('a contact import', () => {
       expect(await drainLocalWork()).toBe(0);
     } finally {
       setObjectStorage();
+    }
+  });
+
+  it('whose step was queued before a restart completes when the new process drains', async () => {
+    const company = await createTestCompany('import restart');
+    const made = recordOf(await as(company, 'POST', '/api/v1/contact_imports', { csv: `caller_id,first_name\n${numberOf(1, '416')},Bea` }), 'contact_import');
+    expect(made).toMatchObject({ status: 'queued' });
+    // A new adapter on the same queue, as `npm start` makes after a restart: the step is in the table, not in the old instance.
+    setBackgroundWork(createBackgroundWork());
+    try {
+      expect(await drainLocalWork()).toBe(1);
+      expect(await show(company, made.id)).toMatchObject({ status: 'completed', imported_count: 1 });
+    } finally {
+      setBackgroundWork();
     }
   });
 

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { STEP_MAX_RECEIVES } from '../../infra/constructs/lead-runner.js';
+import { STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/leads/steps-queue.js';
 import { routeGroups, type RouteGroup } from '../../shared/http/route-groups.js';
 import { actionsOf, synth, type PolicyStatement } from './support.js';
 
@@ -53,7 +53,7 @@ describe('lead steps in AWS', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     const queue = resourcesOfType('AWS::SQS::Queue')[logicalIdOf(runner.stepsQueue)]!;
-    expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, RedrivePolicy: { deadLetterTargetArn: arnOf(runner.stepsDeadLetters), maxReceiveCount: STEP_MAX_RECEIVES } });
+    expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, VisibilityTimeout: STEPS_VISIBILITY_TIMEOUT_SECONDS, RedrivePolicy: { deadLetterTargetArn: arnOf(runner.stepsDeadLetters), maxReceiveCount: STEP_MAX_RECEIVES } });
     for (const q of [runner.stepsQueue, runner.stepsDeadLetters, runner.runnerDeadLetters]) {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [refOf(q)],

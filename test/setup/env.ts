@@ -14,5 +14,7 @@ const { numberRangeOfBlock } = await import('../fixtures/number-range.js');
 process.env.LOCAL_NUMBER_RANGE = numberRangeOfBlock(await nextGlobalId('test_number_range'));
 // A queue of this file's own: events this file raises are not received by another file's tests.
 process.env.LOCAL_QUEUE_NAME = `test-events-${await nextGlobalId('test_queue')}`;
+// A background work queue of this file's own: its drains run only this file's work.
+process.env.LOCAL_WORK_QUEUE_NAME = `test-work-${await nextGlobalId('test_work_queue')}`;
 // A lead scheduler of this file's own, for the same reason.
 process.env.LOCAL_SCHEDULER_NAME = `test-leads-${await nextGlobalId('test_scheduler')}`;

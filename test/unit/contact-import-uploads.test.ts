@@ -8,7 +8,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { S3_CLIENT_OPTIONS, S3ObjectStorage } from '../../shared/adapters/aws/s3-object-storage.js';
 import { SqsBackgroundWork } from '../../shared/adapters/aws/sqs-background-work.js';
 import { FileObjectStorage } from '../../shared/adapters/local/file-object-storage.js';
-import { InProcessWork } from '../../shared/adapters/local/in-process-work.js';
 import { importObjectKey, importOfKey, importWorkOf } from '../../shared/contact-imports/import-keys.js';
 
 /** Contact import uploads' adapters (the exact S3 and SQS commands) and the pure naming of their keys and messages. */
@@ -83,28 +82,6 @@ describe('background work', () => {
       { QueueUrl: 'https://sqs.us-east-1.amazonaws.com/1/steps', MessageBody: '{"kind":"contact_import","companyId":3,"importId":9}', DelaySeconds: 900 },
     ]);
     sqs.restore();
-  });
-
-  it('locally runs when drained, work queued by work included, a failure reported and the rest run', async () => {
-    const ran: number[] = [];
-    const errors: unknown[] = [];
-    const local: InProcessWork = new InProcessWork(
-      async (work) => {
-        ran.push(work.importId);
-        if (work.importId === 1) await local.enqueue({ kind: 'contact_import', companyId: 1, importId: 3 });
-        if (work.importId === 2) throw new Error('step failed');
-      },
-      (error) => errors.push(error),
-    );
-    await local.enqueue({ kind: 'contact_import', companyId: 1, importId: 1 });
-    await local.enqueue({ kind: 'contact_import', companyId: 1, importId: 2 });
-    expect(ran).toEqual([]);
-    const [first, joined] = [local.drain(), local.drain()];
-    expect(await first).toBe(3);
-    expect(await joined).toBe(3);
-    expect(ran).toEqual([1, 2, 3]);
-    expect(errors).toHaveLength(1);
-    expect(await local.drain()).toBe(0);
   });
 });
 

@@ -3,7 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { db, tableName } from '../../db/client.js';
 import { keys } from '../../db/keys.js';
-import type { EventQueuePort, QueueMessage } from '../../ports/events.js';
+import type { QueueMessage } from '../../ports/events.js';
 import { clock } from '../clock.js';
 
 /** A message as a consumer receives it (the fields of an SQS record the delivery function reads). */
@@ -36,9 +36,11 @@ let sendSequence = 0;
  * to a dead-letter queue, from which `redrive()` moves it back. Messages are items of the table
  * (keys.localQueueMessage), so they survive a restart of `npm start` like SQS survives a Lambda
  * crash. Receiving claims a message with a conditional transaction, so two workers never take the
- * same one. Time comes from the clock port, so tests move time instead of waiting.
+ * same one. Time comes from the clock port, so tests move time instead of waiting. Messages are
+ * the events queue's by default (EventQueuePort); local background work (table-work.ts) queues
+ * its own kind in a queue of its own.
  */
-export class TableQueue implements EventQueuePort {
+export class TableQueue<Message = QueueMessage> {
   private readonly listeners = new Set<() => void>();
 
   constructor(readonly options: TableQueueOptions) {}
@@ -53,7 +55,7 @@ export class TableQueue implements EventQueuePort {
     return () => this.listeners.delete(listener);
   }
 
-  async send(messages: readonly QueueMessage[], delaySeconds = 0): Promise<void> {
+  async send(messages: readonly Message[], delaySeconds = 0): Promise<void> {
     const visibleAt = clock().now().getTime() + delaySeconds * 1000;
     const items = messages.map((message) => ({
       ...keys.localQueueMessage(this.options.name, visibleAt, randomUUID()),
