@@ -3,6 +3,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { handler } from '../../functions/delivery/handler.js';
 import type { ReceivedMessage, TableQueue } from '../adapters/local/table-queue.js';
 import { buildLambdaContext } from './lambda-event.js';
+import { startDrainLoop, type DrainLoopOptions } from './drain-loop.js';
 
 /**
  * Local mode's event source mapping: receives batches from the table queue, invokes the delivery
@@ -59,35 +60,6 @@ export async function drainQueue(queue: TableQueue, options: { maxBatches?: numb
  * `npm start`'s delivery loop: drains on every send and every `pollMs` (retries come due with
  * time, not with sends). Returns a stop function that resolves once the drain under way is done.
  */
-export function startDeliveryWorker(queue: TableQueue, options: { pollMs?: number; onError?: (error: unknown) => void } = {}): () => Promise<void> {
-  let current: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-  const run = (): void => {
-    if (stopped) return;
-    if (current) {
-      again = true;
-      return;
-    }
-    current = drainQueue(queue)
-      .then(() => undefined)
-      .catch((error: unknown) => options.onError?.(error))
-      .finally(() => {
-        current = undefined;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-  };
-  const unsubscribe = queue.onSend(run);
-  const timer = setInterval(run, options.pollMs ?? 1000);
-  timer.unref();
-  run();
-  return async () => {
-    stopped = true;
-    unsubscribe();
-    clearInterval(timer);
-    while (current) await current;
-  };
+export function startDeliveryWorker(queue: TableQueue, options: DrainLoopOptions = {}): () => Promise<void> {
+  return startDrainLoop(() => drainQueue(queue), (wake) => queue.onSend(wake), options);
 }
