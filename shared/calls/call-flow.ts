@@ -38,7 +38,7 @@ import type { CallerInput } from '../call-config/router-matching.js';
 import { agentDialInstruction, agentLegEnded, routeToAgent } from '../agents/agent-calls.js';
 import { buyerIdsOfOffer, readArrival } from './call-start-reads.js';
 import type { RoutingBuyer } from '../routing/route-buyers.js';
-import { dialContext, dialInputs, holdPlaylistOf, type DialKnown } from './dial-reads.js';
+import { dialInputs, fallThroughReads, holdPlaylistOf, type DialKnown } from './dial-reads.js';
 
 /**
  * The carrier-neutral call state machine:
@@ -174,9 +174,14 @@ async function lastPaid(companyId: number, scope: string, caller: string | null)
   return typeof result.Item?.paid_at === 'string' ? new Date(result.Item.paid_at) : undefined;
 }
 
+/** The duplicate history's write: this caller was paid under `scope` at `at` (none without a caller). */
+function paidWrite(companyId: number, scope: string, caller: string | null, at: Date): TransactItem | undefined {
+  return caller ? { Put: { TableName: tableName, Item: { ...keys.lastConversion(companyId, scope, caller), paid_at: at.toISOString() } } } : undefined;
+}
+
 async function markPaid(companyId: number, scope: string, caller: string | null, at: Date): Promise<void> {
-  if (!caller) return;
-  await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.lastConversion(companyId, scope, caller), paid_at: at.toISOString() } }));
+  const write = paidWrite(companyId, scope, caller, at);
+  if (write) await db.send(new PutCommand(write.Put as ConstructorParameters<typeof PutCommand>[0]));
 }
 
 /** Decides the buyer conversion of a dial (duration 0) or an answered leg; mutates `call`. */
@@ -538,11 +543,11 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
       timeline(call, at, 'dial_ended', { ...attemptTarget(attemptNumber, attempt), outcome: attempt.status });
       if (outcome !== 'canceled' && call.in_progress) {
         const remaining = new Set((call.queue as number[]) ?? []);
-        // What the next buyer's dial needs besides the buyer (offer, recording rules, SIP headers),
-        // read beside the claim's read rather than after the save.
-        [claimedNext, nextDial] = remaining.size
-          ? await Promise.all([claimBuyer(companyId, remaining, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom), dialContext(companyId, (call.offer_id as number | null) ?? null)])
-          : [undefined, undefined];
+        // The buyers to claim from and what the next buyer's dial needs besides the buyer (offer,
+        // recording rules, SIP headers), in one read rather than two or after the save.
+        const reads = remaining.size ? await fallThroughReads(companyId, (call.offer_id as number | null) ?? null, remaining) : undefined;
+        nextDial = reads?.dial;
+        claimedNext = reads ? await claimBuyer(companyId, remaining, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom, reads.buyers) : undefined;
         if (claimedNext?.buyer) {
           const next = claimedNext.buyer;
           attempts.push({ attempt: attempts.length + 1, buyer_id: next.id, buyer_name: next.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false, ...attemptBuyerFacts(next.record) });
@@ -567,17 +572,19 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     if (claimedNext?.buyer) events.push('call_ringing');
     const leg = attempt.buyer_id;
     const change = buyer && leg !== null ? callCountsChange({ release: true, connection: talked && !answeredBefore, conversionRevenue: converted ? Number(call.revenue ?? 0) : undefined }) : undefined;
-    // A save with events is a transaction anyway: the buyer's counts ride in it (exactly once with
-    // the save; when their blind condition fails they are applied after it). Else after the save.
-    const riding = change && events.length > 0 && buyer && leg !== null;
-    const ended = { buyerId: leg, agentId: attempt.agent_id, converted, counts: riding ? undefined : change && buyer && leg !== null ? () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) : undefined };
+    // The buyer's counts and the duplicate history ride in the save's transaction: exactly once
+    // with the save (a retried webhook saves nothing, so counts nothing). Counts whose blind
+    // condition fails (a new period since the claim) are applied after the save instead.
+    const paid = converted && leg !== null ? paidWrite(companyId, `b${String(leg)}`, call.caller_number, at) : undefined;
+    const ended = { agentId: attempt.agent_id, converted };
     return {
       result: { answeredBefore, buyerId: attempt.buyer_id, agentId: attempt.agent_id, converted },
       save: true,
       events,
-      ...(riding ? { optional: { writes: [blindCounterWrite(companyId, leg, buyerTimeZone(buyer), at, change)], otherwise: () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) } } : {}),
+      alongside: paid ? [paid] : [],
+      ...(change && buyer && leg !== null ? { optional: { writes: [blindCounterWrite(companyId, leg, buyerTimeZone(buyer), at, change)], otherwise: () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) } } : {}),
       // The finished leg's effects, beside the publishing of the events (one step, not two).
-      afterSave: () => endedLegEffects(companyId, callId, ended, talked ? answeredDuration : 0, at, call.caller_number),
+      afterSave: () => endedLegEffects(companyId, callId, ended, talked ? answeredDuration : 0, at),
       undo: async () => {
         if (claimedNext?.buyer) await releaseConcurrency(companyId, claimedNext.buyer.id, buyerTimeZone(claimedNext.buyer.record), at);
         claimedNext = undefined;
@@ -601,24 +608,11 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
 }
 
 /**
- * Effects of a saved dial end: the finished leg frees its agent, or its buyer with the connection
- * and conversion counted in one counter update (`counts`, unless it rode in the save), beside the
- * duplicate history's write.
+ * Effects of a saved dial end besides those in its save (the buyer's counts, the duplicate
+ * history): the finished leg frees its agent; a conversion is counted in the metrics.
  */
-async function endedLegEffects(
-  companyId: number,
-  callId: number,
-  ended: { buyerId: number | null; agentId: number | undefined; converted: boolean; counts: (() => Promise<unknown>) | undefined },
-  talk: number,
-  at: Date,
-  caller: string | null,
-): Promise<void> {
-  const { buyerId } = ended;
-  await Promise.all([
-    ended.agentId !== undefined ? agentLegEnded(companyId, ended.agentId, callId, at, talk) : undefined,
-    ended.counts?.(),
-    ended.converted && buyerId !== null ? markPaid(companyId, `b${String(buyerId)}`, caller, at) : undefined,
-  ]);
+async function endedLegEffects(companyId: number, callId: number, ended: { agentId: number | undefined; converted: boolean }, talk: number, at: Date): Promise<void> {
+  if (ended.agentId !== undefined) await agentLegEnded(companyId, ended.agentId, callId, at, talk);
   if (ended.converted) countMetric(METRIC.conversions);
 }
 
