@@ -15,7 +15,7 @@ import type { EventName } from '../events/event-names.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
 import { normalizeCallerNumber } from '../phone.js';
-import { claimBuyer } from '../routing/claim.js';
+import { claimBuyer, claimInSave, type ClaimChoice, type ClaimInSave } from '../routing/claim.js';
 import { serviceRandom } from '../routing/random.js';
 import { callTokens, leadCallEnded } from '../leads/lead-calls.js';
 import { selectedBuyerIds } from '../routing/router.js';
@@ -110,6 +110,8 @@ type Call = CallRecord & Record<string, any>;
 
 const ENDED = new Set(['completed', 'no_answer', 'blocked', 'no_buyer', 'canceled', 'busy', 'failed']);
 const MAX_SAVE_ATTEMPTS = 8;
+/** Saves of one transition its claim may have refused (a few buyers' worth of claimInSave's own tries). */
+const MAX_CLAIM_REFUSALS = 100;
 
 /** Appends to the call's timeline; never fails, trims to the limits instead (call-limits.ts). */
 /** Who an attempt rang, for its timeline entries: the buyer (null for an agent) and the agent, if one. */
@@ -241,13 +243,22 @@ async function transition<T>(
      * update); when those fail the call is saved without them and `otherwise` runs after the save.
      */
     optional?: { writes: TransactItem[]; otherwise: () => Promise<unknown> };
+    /**
+     * A buyer's reservation (shared/routing/claim.ts, claimInSave), written with the save or not at
+     * all. When its condition alone cancels the save, `refused` runs and the change is decided
+     * again from the same read of the call (nothing was written).
+     */
+    claim?: { write: TransactItem; refused: (conflict: boolean) => Promise<void> };
   }>,
   at: Date = clock().now(),
   /** The call as the caller just read it (consistently): the first try saves reading it again. */
   first?: CallRecord,
 ): Promise<{ result: T; call: Call; saved: boolean }> {
+  let known = first;
+  let refusals = 0;
   for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; attempt++) {
-    const stored = attempt === 0 && first ? first : await getCall(companyId, callId);
+    const stored = known ?? (await getCall(companyId, callId));
+    known = undefined;
     if (!stored) throw new UnknownCallError(companyId, callId);
     const call = structuredClone(stored) as Call;
     const decided = await change(call);
@@ -258,15 +269,31 @@ async function transition<T>(
     // The events go into the outbox in the save's own transaction: they exist exactly when the change does.
     const { writes, staged } = stageMessages(companyId, callEvents(companyId, decided.events ?? [], call, at), at);
     const optional = decided.optional;
+    const claim = decided.claim;
+    // The claim right after the optional writes, so its cancellation reason has a known place.
+    const save = (withOptional: boolean) =>
+      saveCall(companyId, call, version, [...(withOptional ? (optional?.writes ?? []) : []), ...(claim ? [claim.write] : []), ...(decided.alongside ?? []), ...writes], stored);
+    const claimAt = (withOptional: boolean) => 1 + (withOptional && optional ? optional.writes.length : 0);
     let fellBack = false;
     let saved: boolean;
     try {
-      saved = await saveCall(companyId, call, version, [...(optional?.writes ?? []), ...(decided.alongside ?? []), ...writes], stored);
+      try {
+        saved = await save(true);
+      } catch (error) {
+        if (!optional || !cancelledByCondition(error, 1, optional.writes.length) || claimRefusal(error, claimAt(true))) throw error;
+        // Only the optional writes' conditions failed (the transaction wrote nothing): save without them.
+        fellBack = true;
+        saved = await save(false);
+      }
     } catch (error) {
-      if (!optional || !cancelledByCondition(error, 1, optional.writes.length)) throw error;
-      // Only the optional writes' conditions failed (the transaction wrote nothing): save without them.
-      fellBack = true;
-      saved = await saveCall(companyId, call, version, [...(decided.alongside ?? []), ...writes], stored);
+      const refusal = claim ? claimRefusal(error, claimAt(!fellBack)) : undefined;
+      if (!claim || !refusal) throw error;
+      // The claim alone was refused: nothing was written and the call is as read; decide again.
+      await claim.refused(refusal === 'conflict');
+      known = stored;
+      // Not a lost save: claimInSave bounds its own tries (and this, a change that made a new one each time).
+      if (++refusals <= MAX_CLAIM_REFUSALS) attempt--;
+      continue;
     }
     if (saved) {
       await Promise.all([publishStaged(staged), decided.afterSave?.(), fellBack ? optional?.otherwise() : undefined]);
@@ -275,6 +302,13 @@ async function transition<T>(
     await decided.undo?.();
   }
   throw new Error(`Call ${callId} kept changing under this transition`);
+}
+
+/** Whether a transaction was cancelled by its item at `index` (a claim): its condition failed, or another request held the item. */
+function claimRefusal(error: unknown, index: number): 'condition' | 'conflict' | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const code = error.CancellationReasons?.[index]?.Code;
+  return code === 'ConditionalCheckFailed' ? 'condition' : code === 'TransactionConflict' ? 'conflict' : undefined;
 }
 
 /**
@@ -313,8 +347,14 @@ async function instructionFor(companyId: number, call: Call, known?: DialKnown):
  * buyer of `buyerIds` and makes it attempt 1, queueing the others; with none the call ends as
  * no_buyer. Mutates `call` (to be saved); the claim is the caller's to give back if the save fails.
  */
-async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date, loaded?: readonly RoutingBuyer[]): Promise<Awaited<ReturnType<typeof claimBuyer>>> {
-  const claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom, loaded);
+async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date): Promise<Awaited<ReturnType<typeof claimBuyer>>> {
+  const claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom);
+  recordFirstBuyer(call, buyerIds, claimed, at);
+  return claimed;
+}
+
+/** Makes a claim's buyer the call's attempt 1 (queueing the others), or ends the call as no_buyer; mutates `call`. */
+function recordFirstBuyer(call: Call, buyerIds: Set<number>, claimed: Awaited<ReturnType<typeof claimBuyer>>, at: Date): void {
   timeline(call, at, 'routing', {
     candidates: [...buyerIds],
     chosen: claimed.buyer?.id ?? null,
@@ -324,7 +364,7 @@ async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<numb
     call.status = 'no_buyer';
     call.in_progress = false;
     call.ended_at = at.toISOString();
-    return claimed;
+    return;
   }
   const buyer = claimed.buyer;
   call.attempts = [{ attempt: 1, buyer_id: buyer.id, buyer_name: buyer.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false, ...attemptBuyerFacts(buyer.record) }];
@@ -332,7 +372,6 @@ async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<numb
   call.buyer_id = buyer.id;
   call.buyer = buyer.name;
   timeline(call, at, 'dial', { attempt: 1, buyer_id: buyer.id, number: buyer.record.number });
-  return claimed;
 }
 
 /** What a call has before anyone answered it: no buyer, no attempts, no money, no recording (fresh arrays). */
@@ -373,7 +412,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   const tokens = inboundTokens(callTokens(offerLead, reservation?.tokens), inbound, { called: number.number, caller, offerId: number.offer_id });
   const leadId = reservation?.lead_id ?? offerLead?.id ?? null;
   const id = timeSortableId(at.getTime());
-  const call: Call = {
+  let call: Call = {
     id,
     uuid: randomUUID(),
     secure_token: randomBytes(16).toString('hex'),
@@ -409,7 +448,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   // A call router (IVR menu) of the number or offer plays before routing (shared/call-config/ivr.ts).
   // Skipped for a blacklisted caller and for a ping's reservation that chose its buyers already.
   const router = blacklisted || reservation?.buyer_ids.length ? undefined : numberRouter;
-  let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  // The buyer is claimed in the transaction that writes the call (claimInSave): no request of its own.
+  let claim: { buyerIds: Set<number>; inSave: ClaimInSave } | undefined;
   let agentId: number | undefined;
   const stateLimits = blacklisted ? { limits: [] } : stateLimitsOfCall(inbound, { carrierState: incoming.callerState, caller, tokens, offerId: number.offer_id });
   const stateSlots = stateLimits.limits.length ? await takeStateSlots(companyId, stateLimits.limits, at) : undefined;
@@ -435,15 +475,31 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
       // The offer's call center agents first, buyers after (not for a ping's reserved buyers).
       agentId = reservation?.buyer_ids.length ? undefined : await routeToAgent(companyId, call, offer, buyerIds, at, (type, detail) => timeline(call, at, type, detail));
       // The buyers and counters read beside the configuration, when they were (call-start-reads.ts).
-      if (agentId === undefined) claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at, await started.buyers.load(buyerIds));
+      if (agentId === undefined) claim = { buyerIds, inSave: claimInSave(companyId, await started.buyers.load(buyerIds), { now: at, tokens }, serviceRandom) };
     }
   }
-  const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
-
-  const { writes: eventWrites, staged } = stageMessages(companyId, callEvents(companyId, call.in_progress && call.status !== IVR_STATUS ? ['new_call', 'call_ringing'] : ['new_call'], call, at), at);
-  if (!(await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, eventWrites))) {
-    // A retry of this webhook got there first: give back our claim and answer as it did.
-    if (claimed?.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
+  // The call before its buyer: each try of the write (a refused claim tries again) starts from it.
+  const unrouted = claim ? structuredClone(call) : call;
+  let claimed: ClaimChoice | undefined;
+  let onDial = false;
+  let created: Awaited<ReturnType<typeof createCall>>;
+  let staged: ReturnType<typeof stageMessages>['staged'];
+  for (;;) {
+    if (claim) {
+      call = structuredClone(unrouted);
+      claimed = claim.inSave.choice();
+      recordFirstBuyer(call, claim.buyerIds, claimed, at);
+    }
+    onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
+    const stagedEvents = stageMessages(companyId, callEvents(companyId, call.in_progress && call.status !== IVR_STATUS ? ['new_call', 'call_ringing'] : ['new_call'], call, at), at);
+    staged = stagedEvents.staged;
+    created = await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, stagedEvents.writes, claimed?.write);
+    if (created !== 'claim_refused' && created !== 'claim_conflict') break;
+    await claim!.inSave.refused(created === 'claim_conflict');
+  }
+  if (!created) {
+    // A retry of this webhook got there first (our claim was not written with it): give back what
+    // else this call held and answer as it did.
     if (agentId !== undefined) await agentLegEnded(companyId, agentId, call.id, at, 0);
     if (stateSlots?.ok) await releaseStateSlots(companyId, stateSlots.held);
     const winner = await findCallByCarrierId(incoming.carrier, incoming.carrierCallId);
@@ -505,8 +561,12 @@ export type DialOutcome = 'completed' | 'answered' | 'no-answer' | 'busy' | 'fai
  */
 export async function dialResult(companyId: number, callId: number, attemptNumber: number, outcome: DialOutcome, answeredDuration: number, at: Date): Promise<CallInstruction> {
   const talked = (outcome === 'completed' || outcome === 'answered') && answeredDuration > 0;
-  let claimedNext: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  let claimedNext: ClaimChoice | undefined;
   let nextDial: DialKnown | undefined;
+  // The next buyer is claimed in the save's transaction (claimInSave); when that claim alone was
+  // refused, the change is decided again from the same claim (`claimAgain`), not a new read.
+  let claim: ClaimInSave | undefined;
+  let claimAgain = false;
   const { call, saved } = await transition(companyId, callId, async (call) => {
     const attempts = call.attempts as Attempt[];
     const attempt = attempts[attemptNumber - 1];
@@ -545,9 +605,13 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
         const remaining = new Set((call.queue as number[]) ?? []);
         // The buyers to claim from and what the next buyer's dial needs besides the buyer (offer,
         // recording rules, SIP headers), in one read rather than two or after the save.
-        const reads = remaining.size ? await fallThroughReads(companyId, (call.offer_id as number | null) ?? null, remaining) : undefined;
-        nextDial = reads?.dial;
-        claimedNext = reads ? await claimBuyer(companyId, remaining, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom, reads.buyers) : undefined;
+        if (!claimAgain) {
+          const reads = remaining.size ? await fallThroughReads(companyId, (call.offer_id as number | null) ?? null, remaining) : undefined;
+          nextDial = reads?.dial;
+          claim = reads ? claimInSave(companyId, reads.buyers, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom) : undefined;
+        }
+        claimAgain = false;
+        claimedNext = claim?.choice();
         if (claimedNext?.buyer) {
           const next = claimedNext.buyer;
           attempts.push({ attempt: attempts.length + 1, buyer_id: next.id, buyer_name: next.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false, ...attemptBuyerFacts(next.record) });
@@ -585,8 +649,19 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
       ...(change && buyer && leg !== null ? { optional: { writes: [blindCounterWrite(companyId, leg, buyerTimeZone(buyer), at, change)], otherwise: () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) } } : {}),
       // The finished leg's effects, beside the publishing of the events (one step, not two).
       afterSave: () => endedLegEffects(companyId, callId, ended, talked ? answeredDuration : 0, at),
+      // A lost save wrote no claim: nothing to give back.
+      ...(claimedNext?.write
+        ? {
+            claim: {
+              write: claimedNext.write,
+              refused: async (conflict: boolean) => {
+                claimAgain = true;
+                await claim?.refused(conflict);
+              },
+            },
+          }
+        : {}),
       undo: async () => {
-        if (claimedNext?.buyer) await releaseConcurrency(companyId, claimedNext.buyer.id, buyerTimeZone(claimedNext.buyer.record), at);
         claimedNext = undefined;
       },
     };
