@@ -395,6 +395,26 @@ function untouchedCallFields() {
   };
 }
 
+/**
+ * Writes a new call (createCall) with its events staged and, when it is routed to buyers, the
+ * claim of its first buyer in the same transaction (claimInSave). A claim refused by its condition
+ * alone (nothing was written) is decided again and the call, rebuilt from `unrouted` (the call
+ * before its buyer) for the new choice, written again. `created` false: a retry of this webhook
+ * wrote the call first.
+ */
+async function writeNewCall(companyId: number, unrouted: Call, claim: { buyerIds: Set<number>; inSave: ClaimInSave } | undefined, at: Date) {
+  for (;;) {
+    const call = claim ? structuredClone(unrouted) : unrouted;
+    const claimed = claim?.inSave.choice();
+    if (claim && claimed) recordFirstBuyer(call, claim.buyerIds, claimed, at);
+    const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
+    const { writes, staged } = stageMessages(companyId, callEvents(companyId, call.in_progress && call.status !== IVR_STATUS ? ['new_call', 'call_ringing'] : ['new_call'], call, at), at);
+    const created = await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, writes, claimed?.write);
+    if (created === 'claim_refused' || created === 'claim_conflict') await claim!.inSave.refused(created === 'claim_conflict');
+    else return { call, claimed, onDial, created, staged };
+  }
+}
+
 /** A call arrives at a tracking number: identify it, route it, dial the first buyer. */
 export async function startCall(incoming: IncomingCall): Promise<CallInstruction> {
   const at = incoming.at;
@@ -478,25 +498,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
       if (agentId === undefined) claim = { buyerIds, inSave: claimInSave(companyId, await started.buyers.load(buyerIds), { now: at, tokens }, serviceRandom) };
     }
   }
-  // The call before its buyer: each try of the write (a refused claim tries again) starts from it.
-  const unrouted = claim ? structuredClone(call) : call;
-  let claimed: ClaimChoice | undefined;
-  let onDial = false;
-  let created: Awaited<ReturnType<typeof createCall>>;
-  let staged: ReturnType<typeof stageMessages>['staged'];
-  for (;;) {
-    if (claim) {
-      call = structuredClone(unrouted);
-      claimed = claim.inSave.choice();
-      recordFirstBuyer(call, claim.buyerIds, claimed, at);
-    }
-    onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
-    const stagedEvents = stageMessages(companyId, callEvents(companyId, call.in_progress && call.status !== IVR_STATUS ? ['new_call', 'call_ringing'] : ['new_call'], call, at), at);
-    staged = stagedEvents.staged;
-    created = await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, stagedEvents.writes, claimed?.write);
-    if (created !== 'claim_refused' && created !== 'claim_conflict') break;
-    await claim!.inSave.refused(created === 'claim_conflict');
-  }
+  const { call: written, claimed, onDial, created, staged } = await writeNewCall(companyId, call, claim, at);
+  call = written;
   if (!created) {
     // A retry of this webhook got there first (our claim was not written with it): give back what
     // else this call held and answer as it did.
