@@ -3,7 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../adapters/clock.js';
 import { conversionTerms } from '../buyers/conversion-terms.js';
-import { applyCounterChange, blindCounterWrite, releaseConcurrency } from '../buyers/counters.js';
+import { applyCounterChange, blindCounterWrite } from '../buyers/counters.js';
 import { buyerTimeZone } from '../buyers/limits.js';
 import { isBlacklisted } from '../contacts/blacklist.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
@@ -15,10 +15,10 @@ import type { EventName } from '../events/event-names.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
 import { normalizeCallerNumber } from '../phone.js';
-import { claimBuyer, claimInSave, type ClaimChoice, type ClaimInSave } from '../routing/claim.js';
+import { claimInSave, type ClaimChoice, type ClaimInSave } from '../routing/claim.js';
 import { serviceRandom } from '../routing/random.js';
 import { callTokens, leadCallEnded } from '../leads/lead-calls.js';
-import { selectedBuyerIds } from '../routing/router.js';
+import { loadRoutingBuyers, selectedBuyerIds } from '../routing/router.js';
 import type { TokenValues } from '../routing/token-filters.js';
 import { ValidationError } from '../http/errors.js';
 import { boundData, boundTimeline, dataProblems, type TimelineEntry } from './call-limits.js';
@@ -37,7 +37,6 @@ import { decideIvrStep, firstIvrState, gatherFor, IVR_STATUS, type GatherStep, t
 import type { CallerInput } from '../call-config/router-matching.js';
 import { agentDialInstruction, agentLegEnded, routeToAgent } from '../agents/agent-calls.js';
 import { buyerIdsOfOffer, readArrival } from './call-start-reads.js';
-import type { RoutingBuyer } from '../routing/route-buyers.js';
 import { dialInputs, fallThroughReads, holdPlaylistOf, type DialKnown } from './dial-reads.js';
 
 /**
@@ -312,6 +311,41 @@ function claimRefusal(error: unknown, index: number): 'condition' | 'conflict' |
 }
 
 /**
+ * A claim riding in a transition's save (claimInSave), kept across the change's re-runs: after a
+ * save refused by the claim alone, the change chooses again from the same claim (the buyer's
+ * counter item read again); on the first run and after a lost save (the call may have moved on)
+ * `make` makes it afresh.
+ */
+interface ClaimAcrossRuns {
+  choose(make: () => Promise<ClaimInSave>): Promise<ClaimChoice>;
+  /** The transition's `claim` for the choice made (none without a buyer). */
+  inSave(chosen: ClaimChoice | undefined): { write: TransactItem; refused: (conflict: boolean) => Promise<void> } | undefined;
+}
+
+function claimAcrossRuns(): ClaimAcrossRuns {
+  let claim: ClaimInSave | undefined;
+  let again = false;
+  return {
+    async choose(make) {
+      if (!again || !claim) claim = await make();
+      again = false;
+      return claim.choice();
+    },
+    inSave(chosen) {
+      const write = chosen?.write;
+      if (!write) return undefined;
+      return {
+        write,
+        refused: async (conflict) => {
+          again = true;
+          await claim?.refused(conflict);
+        },
+      };
+    },
+  };
+}
+
+/**
  * Whether a transaction was cancelled by one of its items `from`..`from + count - 1`: its condition
  * failed, or another request was writing that item (a busy buyer's counters, claimed by other calls).
  */
@@ -343,18 +377,19 @@ async function instructionFor(companyId: number, call: Call, known?: DialKnown):
 }
 
 /**
- * Routes a new call (inbound, or an outbound call its callee answered): claims the first eligible
- * buyer of `buyerIds` and makes it attempt 1, queueing the others; with none the call ends as
- * no_buyer. Mutates `call` (to be saved); the claim is the caller's to give back if the save fails.
+ * Routes a call later than its arrival (an outbound call its callee answered, an IVR answer):
+ * chooses the first eligible buyer of `buyerIds` (its claim to ride in the transition's save,
+ * `claims.inSave`) and makes it attempt 1, queueing the others; with none the call ends as
+ * no_buyer. Mutates `call` (to be saved).
  */
-async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date): Promise<Awaited<ReturnType<typeof claimBuyer>>> {
-  const claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom);
+async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date, claims: ClaimAcrossRuns): Promise<ClaimChoice> {
+  const claimed = await claims.choose(async () => claimInSave(companyId, await loadRoutingBuyers(companyId, buyerIds), { now: at, tokens }, serviceRandom));
   recordFirstBuyer(call, buyerIds, claimed, at);
   return claimed;
 }
 
 /** Makes a claim's buyer the call's attempt 1 (queueing the others), or ends the call as no_buyer; mutates `call`. */
-function recordFirstBuyer(call: Call, buyerIds: Set<number>, claimed: Awaited<ReturnType<typeof claimBuyer>>, at: Date): void {
+function recordFirstBuyer(call: Call, buyerIds: Set<number>, claimed: ClaimChoice, at: Date): void {
   timeline(call, at, 'routing', {
     candidates: [...buyerIds],
     chosen: claimed.buyer?.id ?? null,
@@ -566,10 +601,8 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
   const talked = (outcome === 'completed' || outcome === 'answered') && answeredDuration > 0;
   let claimedNext: ClaimChoice | undefined;
   let nextDial: DialKnown | undefined;
-  // The next buyer is claimed in the save's transaction (claimInSave); when that claim alone was
-  // refused, the change is decided again from the same claim (`claimAgain`), not a new read.
-  let claim: ClaimInSave | undefined;
-  let claimAgain = false;
+  // The next buyer is claimed in the save's transaction (claimInSave).
+  const claims = claimAcrossRuns();
   const { call, saved } = await transition(companyId, callId, async (call) => {
     const attempts = call.attempts as Attempt[];
     const attempt = attempts[attemptNumber - 1];
@@ -608,13 +641,13 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
         const remaining = new Set((call.queue as number[]) ?? []);
         // The buyers to claim from and what the next buyer's dial needs besides the buyer (offer,
         // recording rules, SIP headers), in one read rather than two or after the save.
-        if (!claimAgain) {
-          const reads = remaining.size ? await fallThroughReads(companyId, (call.offer_id as number | null) ?? null, remaining) : undefined;
-          nextDial = reads?.dial;
-          claim = reads ? claimInSave(companyId, reads.buyers, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom) : undefined;
-        }
-        claimAgain = false;
-        claimedNext = claim?.choice();
+        claimedNext = remaining.size
+          ? await claims.choose(async () => {
+              const reads = await fallThroughReads(companyId, (call.offer_id as number | null) ?? null, remaining);
+              nextDial = reads.dial;
+              return claimInSave(companyId, reads.buyers, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom);
+            })
+          : undefined;
         if (claimedNext?.buyer) {
           const next = claimedNext.buyer;
           attempts.push({ attempt: attempts.length + 1, buyer_id: next.id, buyer_name: next.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false, ...attemptBuyerFacts(next.record) });
@@ -652,18 +685,8 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
       ...(change && buyer && leg !== null ? { optional: { writes: [blindCounterWrite(companyId, leg, buyerTimeZone(buyer), at, change)], otherwise: () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) } } : {}),
       // The finished leg's effects, beside the publishing of the events (one step, not two).
       afterSave: () => endedLegEffects(companyId, callId, ended, talked ? answeredDuration : 0, at),
+      claim: claims.inSave(claimedNext),
       // A lost save wrote no claim: nothing to give back.
-      ...(claimedNext?.write
-        ? {
-            claim: {
-              write: claimedNext.write,
-              refused: async (conflict: boolean) => {
-                claimAgain = true;
-                await claim?.refused(conflict);
-              },
-            },
-          }
-        : {}),
       undo: async () => {
         claimedNext = undefined;
       },
@@ -997,23 +1020,16 @@ export async function startOutboundCall(companyId: number, outbound: OutboundCal
   return call.id;
 }
 
-/** The save of a call routed to its first buyer (`call_ringing`); a lost save gives the claim back. */
-function ringingSave(companyId: number, claimed: Awaited<ReturnType<typeof claimBuyer>>, at: Date) {
-  return {
-    result: undefined,
-    save: true,
-    events: ['call_ringing'] as EventName[],
-    undo: async () => {
-      if (claimed.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
-    },
-  };
+/** The save of a call routed to its first buyer (`call_ringing`), its claim riding in it (a lost save wrote none). */
+function ringingSave(claimed: ClaimChoice, claims: ClaimAcrossRuns) {
+  return { result: undefined, save: true, events: ['call_ringing'] as EventName[], claim: claims.inSave(claimed) };
 }
 
 /**
  * After a call was routed later than its arrival (an outbound callee answered, an IVR answer):
  * an ended call is finished, a buyer converting on dial is paid, and the call gets its instruction.
  */
-async function afterRouting(companyId: number, call: Call, saved: boolean, claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined, at: Date): Promise<CallInstruction> {
+async function afterRouting(companyId: number, call: Call, saved: boolean, claimed: ClaimChoice | undefined, at: Date): Promise<CallInstruction> {
   if (!saved) return instructionFor(companyId, call);
   if (!call.in_progress) {
     await finishCall(companyId, call.id, { totalDuration: 0, at });
@@ -1029,12 +1045,13 @@ async function afterRouting(companyId: number, call: Call, saved: boolean, claim
 
 /**
  * The callee of an outbound call answered: the call is routed exactly like an inbound call of
- * its offer (claimBuyer over the offer's buyers with the call's tokens, i.e. the lead's data),
+ * its offer (the offer's buyers with the call's tokens, i.e. the lead's data),
  * then follows the same dial / dial_action / dial_status / status flow. No buyer (or a caller
  * blacklisted meanwhile) ends it. A repeated answer webhook gets the same instruction again.
  */
 export async function outboundAnswered(companyId: number, callId: number, at: Date): Promise<CallInstruction> {
-  let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  let claimed: ClaimChoice | undefined;
+  const claims = claimAcrossRuns();
   const { call, saved } = await transition(companyId, callId, async (call) => {
     if (!call.in_progress || call.status !== 'dialing') return { result: undefined, save: false };
     claimed = undefined;
@@ -1052,10 +1069,10 @@ export async function outboundAnswered(companyId: number, callId: number, at: Da
       return { result: undefined, save: true };
     }
     const buyerIds = offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
-    claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
+    claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at, claims);
     if (!claimed.buyer) return { result: undefined, save: true };
     call.status = 'ringing';
-    return ringingSave(companyId, claimed, at);
+    return ringingSave(claimed, claims);
   }, at);
   return afterRouting(companyId, call, saved, claimed, at);
 }
@@ -1111,7 +1128,8 @@ export async function transcriptionChanged(companyId: number, callId: number, ch
  * step, or the call moved on) changes nothing and gets the call's current instruction.
  */
 export async function routerAnswered(companyId: number, callId: number, step: number, input: CallerInput, at: Date): Promise<CallInstruction> {
-  let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  let claimed: ClaimChoice | undefined;
+  const claims = claimAcrossRuns();
   const { call, saved } = await transition(companyId, callId, async (call) => {
     const state = call.ivr as IvrState | undefined;
     if (!call.in_progress || call.status !== IVR_STATUS || !state || state.step !== step) return { result: undefined, save: false };
@@ -1136,9 +1154,9 @@ export async function routerAnswered(companyId: number, callId: number, step: nu
       call.offer = outcome.offer.name;
     }
     call.status = 'ringing';
-    claimed = await routeFirstBuyer(companyId, call, outcome.buyerIds, (call.data ?? {}) as TokenValues, at);
+    claimed = await routeFirstBuyer(companyId, call, outcome.buyerIds, (call.data ?? {}) as TokenValues, at, claims);
     if (!claimed.buyer) return { result: undefined, save: true };
-    return ringingSave(companyId, claimed, at);
+    return ringingSave(claimed, claims);
   }, at);
   return afterRouting(companyId, call, saved, claimed, at);
 }
