@@ -90,6 +90,19 @@ describe('two calls racing for a buyer with one free concurrent call', () => {
     expect((await routingOf(loser.sid))[0]!.excluded).toContainEqual({ buyer_id: buyers[0]!.id, reason: 'concurrency_cap_limit' });
   });
 
+  it('a retried incoming webhook racing the first: one call, one claim, the same Dial for both', async () => {
+    const { company, buyers, number } = await setup([{ number: '+12125553200', concurrency_cap_limit: 1 }, { number: '+12125553201' }]);
+    const gate = gateTransactions(keys.buyerStats(company.id, buyers[0]!.id).sk, 2);
+    const fields = { ...callFields(newCallSid(), '+14155554200', number), CallStatus: 'ringing' };
+    const answers = await Promise.all([carrierPost(gateway, `${VOICE_BASE}/incoming`, fields), carrierPost(gateway, `${VOICE_BASE}/incoming`, fields)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(answers.map((answer) => dialOf(answer.text)?.target)).toEqual(['+12125553200', '+12125553200']);
+    expect(gate.cancelled()).toBeGreaterThanOrEqual(1);
+    // The lost write held no claim: nothing counted twice, nothing to give back, the next buyer untouched.
+    expect(await showBuyer(gateway, company, buyers[0]!.id)).toMatchObject({ concurrency_cap_used: 1, attempt_daily_used: 1 });
+    expect(await showBuyer(gateway, company, buyers[1]!.id)).toMatchObject({ concurrency_cap_used: 0, attempt_daily_used: 0 });
+  });
+
   it('on a fall-through: exactly one falls through to it, the other to the buyer after it', async () => {
     const { company, buyers, number } = await setup([{ number: '+12125553100' }, { number: '+12125553101', concurrency_cap_limit: 1 }, { number: '+12125553102' }]);
     const calls = [newCallSid(), newCallSid()].map((sid, index) => ({ sid, from: `+1415555${4100 + index}` }));
