@@ -33,7 +33,8 @@ export function buyerIdOfStats(item: CounterItem): number {
   return Number(String(item.sk).slice('stats#'.length));
 }
 
-async function readItem(companyId: number, buyerId: number): Promise<CounterItem | undefined> {
+/** A buyer's counter item, strongly consistent (undefined: none yet, or the buyer is gone). */
+export async function readCounterItem(companyId: number, buyerId: number): Promise<CounterItem | undefined> {
   const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.buyerStats(companyId, buyerId), ConsistentRead: true }));
   return result.Item;
 }
@@ -62,7 +63,7 @@ export async function applyCounterChange(
   // the item were in the current periods, without reading it: a claim wrote it moments ago, so
   // that is nearly always so. The update's condition checks it; otherwise the item is read.
   let blind = !known && !change.limits;
-  let item = known ?? (blind ? assumedCurrent(periods, change) : await readItem(companyId, buyerId));
+  let item = known ?? (blind ? assumedCurrent(periods, change) : await readCounterItem(companyId, buyerId));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = currentCounters(item, periods);
     const exceeded = changeExceeds(current, change);
@@ -91,7 +92,7 @@ export async function applyCounterChange(
       // A blind first try that missed (a new period, nothing to release) re-reads at once.
       if (!blind || conflict) await new Promise((done) => setTimeout(done, randomInt(1 + 2 * attempt)));
       blind = false;
-      item = await readItem(companyId, buyerId);
+      item = await readCounterItem(companyId, buyerId);
       // The buyer's counters are gone (the buyer was deleted): a call's late count creates none.
       if (!item && change.existingOnly) return { ok: false, reason: 'no_counters' };
     }
@@ -119,9 +120,29 @@ export function blindCounterWrite(companyId: number, buyerId: number, timeZone: 
   return { Update: { TableName: tableName, Key: keys.buyerStats(companyId, buyerId), ...buildCounterUpdate(assumedCurrent(periods, change), periods, change) } };
 }
 
+/** The change that reserves one attempt and one concurrent call for dialing a buyer, within its caps. */
+function reservation(now: Date, limits: CounterChange['limits']): CounterChange {
+  return { increments: { attempt: 1 }, concurrency: 1, limits, at: now.toISOString() };
+}
+
 /** Reserves one attempt and one concurrent call for dialing a buyer, within its caps. */
 export function reserveAttempt(companyId: number, buyerId: number, timeZone: string, now: Date, limits: CounterChange['limits'], known?: CounterItem) {
-  return applyCounterChange(companyId, buyerId, timeZone, now, { increments: { attempt: 1 }, concurrency: 1, limits, at: now.toISOString() }, known);
+  return applyCounterChange(companyId, buyerId, timeZone, now, reservation(now, limits), known);
+}
+
+/**
+ * A reservation as a member of the transaction that saves the call (no request of its own),
+ * decided from the counter item as read and conditioned exactly like reserveAttempt's update (the
+ * periods as read, every cap), so caps hold however many calls race. Refused here with the cap's
+ * name when the item as read leaves no room. When its condition cancels the transaction, the
+ * caller reads the item again (readCounterItem) and decides anew, as applyCounterChange does.
+ */
+export function reservationWrite(companyId: number, buyerId: number, timeZone: string, now: Date, limits: CounterChange['limits'], known: CounterItem | undefined): { ok: true; write: TransactItem } | { ok: false; reason: string } {
+  const periods = periodKeys(now, timeZone);
+  const change = reservation(now, limits);
+  const exceeded = changeExceeds(currentCounters(known, periods), change);
+  if (exceeded) return { ok: false, reason: exceeded };
+  return { ok: true, write: { Update: { TableName: tableName, Key: keys.buyerStats(companyId, buyerId), ...buildCounterUpdate(known, periods, change) } } };
 }
 
 /** Releases a concurrent call when it ends. */

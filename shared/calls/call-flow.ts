@@ -3,7 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../adapters/clock.js';
 import { conversionTerms } from '../buyers/conversion-terms.js';
-import { applyCounterChange, blindCounterWrite, releaseConcurrency } from '../buyers/counters.js';
+import { applyCounterChange, blindCounterWrite } from '../buyers/counters.js';
 import { buyerTimeZone } from '../buyers/limits.js';
 import { isBlacklisted } from '../contacts/blacklist.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
@@ -15,10 +15,10 @@ import type { EventName } from '../events/event-names.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
 import { normalizeCallerNumber } from '../phone.js';
-import { claimBuyer } from '../routing/claim.js';
+import { claimInSave, type ClaimChoice, type ClaimInSave } from '../routing/claim.js';
 import { serviceRandom } from '../routing/random.js';
 import { callTokens, leadCallEnded } from '../leads/lead-calls.js';
-import { selectedBuyerIds } from '../routing/router.js';
+import { loadRoutingBuyers, selectedBuyerIds } from '../routing/router.js';
 import type { TokenValues } from '../routing/token-filters.js';
 import { ValidationError } from '../http/errors.js';
 import { boundData, boundTimeline, dataProblems, type TimelineEntry } from './call-limits.js';
@@ -37,8 +37,7 @@ import { decideIvrStep, firstIvrState, gatherFor, IVR_STATUS, type GatherStep, t
 import type { CallerInput } from '../call-config/router-matching.js';
 import { agentDialInstruction, agentLegEnded, routeToAgent } from '../agents/agent-calls.js';
 import { buyerIdsOfOffer, readArrival } from './call-start-reads.js';
-import type { RoutingBuyer } from '../routing/route-buyers.js';
-import { dialContext, dialInputs, holdPlaylistOf, type DialKnown } from './dial-reads.js';
+import { dialInputs, fallThroughReads, holdPlaylistOf, type DialKnown } from './dial-reads.js';
 
 /**
  * The carrier-neutral call state machine:
@@ -110,6 +109,8 @@ type Call = CallRecord & Record<string, any>;
 
 const ENDED = new Set(['completed', 'no_answer', 'blocked', 'no_buyer', 'canceled', 'busy', 'failed']);
 const MAX_SAVE_ATTEMPTS = 8;
+/** Saves of one transition its claim may have refused (a few buyers' worth of claimInSave's own tries). */
+const MAX_CLAIM_REFUSALS = 100;
 
 /** Appends to the call's timeline; never fails, trims to the limits instead (call-limits.ts). */
 /** Who an attempt rang, for its timeline entries: the buyer (null for an agent) and the agent, if one. */
@@ -174,9 +175,14 @@ async function lastPaid(companyId: number, scope: string, caller: string | null)
   return typeof result.Item?.paid_at === 'string' ? new Date(result.Item.paid_at) : undefined;
 }
 
+/** The duplicate history's write: this caller was paid under `scope` at `at` (none without a caller). */
+function paidWrite(companyId: number, scope: string, caller: string | null, at: Date): TransactItem | undefined {
+  return caller ? { Put: { TableName: tableName, Item: { ...keys.lastConversion(companyId, scope, caller), paid_at: at.toISOString() } } } : undefined;
+}
+
 async function markPaid(companyId: number, scope: string, caller: string | null, at: Date): Promise<void> {
-  if (!caller) return;
-  await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.lastConversion(companyId, scope, caller), paid_at: at.toISOString() } }));
+  const write = paidWrite(companyId, scope, caller, at);
+  if (write) await db.send(new PutCommand(write.Put as ConstructorParameters<typeof PutCommand>[0]));
 }
 
 /** Decides the buyer conversion of a dial (duration 0) or an answered leg; mutates `call`. */
@@ -236,13 +242,22 @@ async function transition<T>(
      * update); when those fail the call is saved without them and `otherwise` runs after the save.
      */
     optional?: { writes: TransactItem[]; otherwise: () => Promise<unknown> };
+    /**
+     * A buyer's reservation (shared/routing/claim.ts, claimInSave), written with the save or not at
+     * all. When its condition alone cancels the save, `refused` runs and the change is decided
+     * again from the same read of the call (nothing was written).
+     */
+    claim?: { write: TransactItem; refused: (conflict: boolean) => Promise<void> };
   }>,
   at: Date = clock().now(),
   /** The call as the caller just read it (consistently): the first try saves reading it again. */
   first?: CallRecord,
 ): Promise<{ result: T; call: Call; saved: boolean }> {
+  let known = first;
+  let refusals = 0;
   for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; attempt++) {
-    const stored = attempt === 0 && first ? first : await getCall(companyId, callId);
+    const stored = known ?? (await getCall(companyId, callId));
+    known = undefined;
     if (!stored) throw new UnknownCallError(companyId, callId);
     const call = structuredClone(stored) as Call;
     const decided = await change(call);
@@ -253,15 +268,31 @@ async function transition<T>(
     // The events go into the outbox in the save's own transaction: they exist exactly when the change does.
     const { writes, staged } = stageMessages(companyId, callEvents(companyId, decided.events ?? [], call, at), at);
     const optional = decided.optional;
+    const claim = decided.claim;
+    // The claim right after the optional writes, so its cancellation reason has a known place.
+    const save = (withOptional: boolean) =>
+      saveCall(companyId, call, version, [...(withOptional ? (optional?.writes ?? []) : []), ...(claim ? [claim.write] : []), ...(decided.alongside ?? []), ...writes], stored);
+    const claimAt = (withOptional: boolean) => 1 + (withOptional && optional ? optional.writes.length : 0);
     let fellBack = false;
     let saved: boolean;
     try {
-      saved = await saveCall(companyId, call, version, [...(optional?.writes ?? []), ...(decided.alongside ?? []), ...writes], stored);
+      try {
+        saved = await save(true);
+      } catch (error) {
+        if (!optional || !cancelledByCondition(error, 1, optional.writes.length) || claimRefusal(error, claimAt(true))) throw error;
+        // Only the optional writes' conditions failed (the transaction wrote nothing): save without them.
+        fellBack = true;
+        saved = await save(false);
+      }
     } catch (error) {
-      if (!optional || !cancelledByCondition(error, 1, optional.writes.length)) throw error;
-      // Only the optional writes' conditions failed (the transaction wrote nothing): save without them.
-      fellBack = true;
-      saved = await saveCall(companyId, call, version, [...(decided.alongside ?? []), ...writes], stored);
+      const refusal = claim ? claimRefusal(error, claimAt(!fellBack)) : undefined;
+      if (!claim || !refusal) throw error;
+      // The claim alone was refused: nothing was written and the call is as read; decide again.
+      await claim.refused(refusal === 'conflict');
+      known = stored;
+      // Not a lost save: claimInSave bounds its own tries (and this, a change that made a new one each time).
+      if (++refusals <= MAX_CLAIM_REFUSALS) attempt--;
+      continue;
     }
     if (saved) {
       await Promise.all([publishStaged(staged), decided.afterSave?.(), fellBack ? optional?.otherwise() : undefined]);
@@ -270,6 +301,48 @@ async function transition<T>(
     await decided.undo?.();
   }
   throw new Error(`Call ${callId} kept changing under this transition`);
+}
+
+/** Whether a transaction was cancelled by its item at `index` (a claim): its condition failed, or another request held the item. */
+function claimRefusal(error: unknown, index: number): 'condition' | 'conflict' | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const code = error.CancellationReasons?.[index]?.Code;
+  return code === 'ConditionalCheckFailed' ? 'condition' : code === 'TransactionConflict' ? 'conflict' : undefined;
+}
+
+/**
+ * A claim riding in a transition's save (claimInSave), kept across the change's re-runs: after a
+ * save refused by the claim alone, the change chooses again from the same claim (the buyer's
+ * counter item read again); on the first run and after a lost save (the call may have moved on)
+ * `make` makes it afresh.
+ */
+interface ClaimAcrossRuns {
+  choose(make: () => Promise<ClaimInSave>): Promise<ClaimChoice>;
+  /** The transition's `claim` for the choice made (none without a buyer). */
+  inSave(chosen: ClaimChoice | undefined): { write: TransactItem; refused: (conflict: boolean) => Promise<void> } | undefined;
+}
+
+function claimAcrossRuns(): ClaimAcrossRuns {
+  let claim: ClaimInSave | undefined;
+  let again = false;
+  return {
+    async choose(make) {
+      if (!again || !claim) claim = await make();
+      again = false;
+      return claim.choice();
+    },
+    inSave(chosen) {
+      const write = chosen?.write;
+      if (!write) return undefined;
+      return {
+        write,
+        refused: async (conflict) => {
+          again = true;
+          await claim?.refused(conflict);
+        },
+      };
+    },
+  };
 }
 
 /**
@@ -304,12 +377,19 @@ async function instructionFor(companyId: number, call: Call, known?: DialKnown):
 }
 
 /**
- * Routes a new call (inbound, or an outbound call its callee answered): claims the first eligible
- * buyer of `buyerIds` and makes it attempt 1, queueing the others; with none the call ends as
- * no_buyer. Mutates `call` (to be saved); the claim is the caller's to give back if the save fails.
+ * Routes a call later than its arrival (an outbound call its callee answered, an IVR answer):
+ * chooses the first eligible buyer of `buyerIds` (its claim to ride in the transition's save,
+ * `claims.inSave`) and makes it attempt 1, queueing the others; with none the call ends as
+ * no_buyer. Mutates `call` (to be saved).
  */
-async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date, loaded?: readonly RoutingBuyer[]): Promise<Awaited<ReturnType<typeof claimBuyer>>> {
-  const claimed = await claimBuyer(companyId, buyerIds, { now: at, tokens }, serviceRandom, loaded);
+async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date, claims: ClaimAcrossRuns): Promise<ClaimChoice> {
+  const claimed = await claims.choose(async () => claimInSave(companyId, await loadRoutingBuyers(companyId, buyerIds), { now: at, tokens }, serviceRandom));
+  recordFirstBuyer(call, buyerIds, claimed, at);
+  return claimed;
+}
+
+/** Makes a claim's buyer the call's attempt 1 (queueing the others), or ends the call as no_buyer; mutates `call`. */
+function recordFirstBuyer(call: Call, buyerIds: Set<number>, claimed: ClaimChoice, at: Date): void {
   timeline(call, at, 'routing', {
     candidates: [...buyerIds],
     chosen: claimed.buyer?.id ?? null,
@@ -319,7 +399,7 @@ async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<numb
     call.status = 'no_buyer';
     call.in_progress = false;
     call.ended_at = at.toISOString();
-    return claimed;
+    return;
   }
   const buyer = claimed.buyer;
   call.attempts = [{ attempt: 1, buyer_id: buyer.id, buyer_name: buyer.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false, ...attemptBuyerFacts(buyer.record) }];
@@ -327,7 +407,6 @@ async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<numb
   call.buyer_id = buyer.id;
   call.buyer = buyer.name;
   timeline(call, at, 'dial', { attempt: 1, buyer_id: buyer.id, number: buyer.record.number });
-  return claimed;
 }
 
 /** What a call has before anyone answered it: no buyer, no attempts, no money, no recording (fresh arrays). */
@@ -351,6 +430,26 @@ function untouchedCallFields() {
   };
 }
 
+/**
+ * Writes a new call (createCall) with its events staged and, when it is routed to buyers, the
+ * claim of its first buyer in the same transaction (claimInSave). A claim refused by its condition
+ * alone (nothing was written) is decided again and the call, rebuilt from `unrouted` (the call
+ * before its buyer) for the new choice, written again. `created` false: a retry of this webhook
+ * wrote the call first.
+ */
+async function writeNewCall(companyId: number, unrouted: Call, claim: { buyerIds: Set<number>; inSave: ClaimInSave } | undefined, at: Date) {
+  for (;;) {
+    const call = claim ? structuredClone(unrouted) : unrouted;
+    const claimed = claim?.inSave.choice();
+    if (claim && claimed) recordFirstBuyer(call, claim.buyerIds, claimed, at);
+    const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
+    const { writes, staged } = stageMessages(companyId, callEvents(companyId, call.in_progress && call.status !== IVR_STATUS ? ['new_call', 'call_ringing'] : ['new_call'], call, at), at);
+    const created = await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, writes, claimed?.write);
+    if (created === 'claim_refused' || created === 'claim_conflict') await claim!.inSave.refused(created === 'claim_conflict');
+    else return { call, claimed, onDial, created, staged };
+  }
+}
+
 /** A call arrives at a tracking number: identify it, route it, dial the first buyer. */
 export async function startCall(incoming: IncomingCall): Promise<CallInstruction> {
   const at = incoming.at;
@@ -368,7 +467,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   const tokens = inboundTokens(callTokens(offerLead, reservation?.tokens), inbound, { called: number.number, caller, offerId: number.offer_id });
   const leadId = reservation?.lead_id ?? offerLead?.id ?? null;
   const id = timeSortableId(at.getTime());
-  const call: Call = {
+  let call: Call = {
     id,
     uuid: randomUUID(),
     secure_token: randomBytes(16).toString('hex'),
@@ -404,7 +503,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   // A call router (IVR menu) of the number or offer plays before routing (shared/call-config/ivr.ts).
   // Skipped for a blacklisted caller and for a ping's reservation that chose its buyers already.
   const router = blacklisted || reservation?.buyer_ids.length ? undefined : numberRouter;
-  let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  // The buyer is claimed in the transaction that writes the call (claimInSave): no request of its own.
+  let claim: { buyerIds: Set<number>; inSave: ClaimInSave } | undefined;
   let agentId: number | undefined;
   const stateLimits = blacklisted ? { limits: [] } : stateLimitsOfCall(inbound, { carrierState: incoming.callerState, caller, tokens, offerId: number.offer_id });
   const stateSlots = stateLimits.limits.length ? await takeStateSlots(companyId, stateLimits.limits, at) : undefined;
@@ -430,15 +530,14 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
       // The offer's call center agents first, buyers after (not for a ping's reserved buyers).
       agentId = reservation?.buyer_ids.length ? undefined : await routeToAgent(companyId, call, offer, buyerIds, at, (type, detail) => timeline(call, at, type, detail));
       // The buyers and counters read beside the configuration, when they were (call-start-reads.ts).
-      if (agentId === undefined) claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at, await started.buyers.load(buyerIds));
+      if (agentId === undefined) claim = { buyerIds, inSave: claimInSave(companyId, await started.buyers.load(buyerIds), { now: at, tokens }, serviceRandom) };
     }
   }
-  const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
-
-  const { writes: eventWrites, staged } = stageMessages(companyId, callEvents(companyId, call.in_progress && call.status !== IVR_STATUS ? ['new_call', 'call_ringing'] : ['new_call'], call, at), at);
-  if (!(await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, eventWrites))) {
-    // A retry of this webhook got there first: give back our claim and answer as it did.
-    if (claimed?.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
+  const { call: written, claimed, onDial, created, staged } = await writeNewCall(companyId, call, claim, at);
+  call = written;
+  if (!created) {
+    // A retry of this webhook got there first (our claim was not written with it): give back what
+    // else this call held and answer as it did.
     if (agentId !== undefined) await agentLegEnded(companyId, agentId, call.id, at, 0);
     if (stateSlots?.ok) await releaseStateSlots(companyId, stateSlots.held);
     const winner = await findCallByCarrierId(incoming.carrier, incoming.carrierCallId);
@@ -500,8 +599,10 @@ export type DialOutcome = 'completed' | 'answered' | 'no-answer' | 'busy' | 'fai
  */
 export async function dialResult(companyId: number, callId: number, attemptNumber: number, outcome: DialOutcome, answeredDuration: number, at: Date): Promise<CallInstruction> {
   const talked = (outcome === 'completed' || outcome === 'answered') && answeredDuration > 0;
-  let claimedNext: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  let claimedNext: ClaimChoice | undefined;
   let nextDial: DialKnown | undefined;
+  // The next buyer is claimed in the save's transaction (claimInSave).
+  const claims = claimAcrossRuns();
   const { call, saved } = await transition(companyId, callId, async (call) => {
     const attempts = call.attempts as Attempt[];
     const attempt = attempts[attemptNumber - 1];
@@ -538,11 +639,15 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
       timeline(call, at, 'dial_ended', { ...attemptTarget(attemptNumber, attempt), outcome: attempt.status });
       if (outcome !== 'canceled' && call.in_progress) {
         const remaining = new Set((call.queue as number[]) ?? []);
-        // What the next buyer's dial needs besides the buyer (offer, recording rules, SIP headers),
-        // read beside the claim's read rather than after the save.
-        [claimedNext, nextDial] = remaining.size
-          ? await Promise.all([claimBuyer(companyId, remaining, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom), dialContext(companyId, (call.offer_id as number | null) ?? null)])
-          : [undefined, undefined];
+        // The buyers to claim from and what the next buyer's dial needs besides the buyer (offer,
+        // recording rules, SIP headers), in one read rather than two or after the save.
+        claimedNext = remaining.size
+          ? await claims.choose(async () => {
+              const reads = await fallThroughReads(companyId, (call.offer_id as number | null) ?? null, remaining);
+              nextDial = reads.dial;
+              return claimInSave(companyId, reads.buyers, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom);
+            })
+          : undefined;
         if (claimedNext?.buyer) {
           const next = claimedNext.buyer;
           attempts.push({ attempt: attempts.length + 1, buyer_id: next.id, buyer_name: next.name, status: 'ringing', started_at: at.toISOString(), answered_at: null, answered_duration: null, released: false, ...attemptBuyerFacts(next.record) });
@@ -567,19 +672,22 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
     if (claimedNext?.buyer) events.push('call_ringing');
     const leg = attempt.buyer_id;
     const change = buyer && leg !== null ? callCountsChange({ release: true, connection: talked && !answeredBefore, conversionRevenue: converted ? Number(call.revenue ?? 0) : undefined }) : undefined;
-    // A save with events is a transaction anyway: the buyer's counts ride in it (exactly once with
-    // the save; when their blind condition fails they are applied after it). Else after the save.
-    const riding = change && events.length > 0 && buyer && leg !== null;
-    const ended = { buyerId: leg, agentId: attempt.agent_id, converted, counts: riding ? undefined : change && buyer && leg !== null ? () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) : undefined };
+    // The buyer's counts and the duplicate history ride in the save's transaction: exactly once
+    // with the save (a retried webhook saves nothing, so counts nothing). Counts whose blind
+    // condition fails (a new period since the claim) are applied after the save instead.
+    const paid = converted && leg !== null ? paidWrite(companyId, `b${String(leg)}`, call.caller_number, at) : undefined;
+    const ended = { agentId: attempt.agent_id, converted };
     return {
       result: { answeredBefore, buyerId: attempt.buyer_id, agentId: attempt.agent_id, converted },
       save: true,
       events,
-      ...(riding ? { optional: { writes: [blindCounterWrite(companyId, leg, buyerTimeZone(buyer), at, change)], otherwise: () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) } } : {}),
+      alongside: paid ? [paid] : [],
+      ...(change && buyer && leg !== null ? { optional: { writes: [blindCounterWrite(companyId, leg, buyerTimeZone(buyer), at, change)], otherwise: () => applyCounterChange(companyId, leg, buyerTimeZone(buyer), at, change) } } : {}),
       // The finished leg's effects, beside the publishing of the events (one step, not two).
-      afterSave: () => endedLegEffects(companyId, callId, ended, talked ? answeredDuration : 0, at, call.caller_number),
+      afterSave: () => endedLegEffects(companyId, callId, ended, talked ? answeredDuration : 0, at),
+      claim: claims.inSave(claimedNext),
+      // A lost save wrote no claim: nothing to give back.
       undo: async () => {
-        if (claimedNext?.buyer) await releaseConcurrency(companyId, claimedNext.buyer.id, buyerTimeZone(claimedNext.buyer.record), at);
         claimedNext = undefined;
       },
     };
@@ -601,24 +709,11 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
 }
 
 /**
- * Effects of a saved dial end: the finished leg frees its agent, or its buyer with the connection
- * and conversion counted in one counter update (`counts`, unless it rode in the save), beside the
- * duplicate history's write.
+ * Effects of a saved dial end besides those in its save (the buyer's counts, the duplicate
+ * history): the finished leg frees its agent; a conversion is counted in the metrics.
  */
-async function endedLegEffects(
-  companyId: number,
-  callId: number,
-  ended: { buyerId: number | null; agentId: number | undefined; converted: boolean; counts: (() => Promise<unknown>) | undefined },
-  talk: number,
-  at: Date,
-  caller: string | null,
-): Promise<void> {
-  const { buyerId } = ended;
-  await Promise.all([
-    ended.agentId !== undefined ? agentLegEnded(companyId, ended.agentId, callId, at, talk) : undefined,
-    ended.counts?.(),
-    ended.converted && buyerId !== null ? markPaid(companyId, `b${String(buyerId)}`, caller, at) : undefined,
-  ]);
+async function endedLegEffects(companyId: number, callId: number, ended: { agentId: number | undefined; converted: boolean }, talk: number, at: Date): Promise<void> {
+  if (ended.agentId !== undefined) await agentLegEnded(companyId, ended.agentId, callId, at, talk);
   if (ended.converted) countMetric(METRIC.conversions);
 }
 
@@ -925,23 +1020,16 @@ export async function startOutboundCall(companyId: number, outbound: OutboundCal
   return call.id;
 }
 
-/** The save of a call routed to its first buyer (`call_ringing`); a lost save gives the claim back. */
-function ringingSave(companyId: number, claimed: Awaited<ReturnType<typeof claimBuyer>>, at: Date) {
-  return {
-    result: undefined,
-    save: true,
-    events: ['call_ringing'] as EventName[],
-    undo: async () => {
-      if (claimed.buyer) await releaseConcurrency(companyId, claimed.buyer.id, buyerTimeZone(claimed.buyer.record), at);
-    },
-  };
+/** The save of a call routed to its first buyer (`call_ringing`), its claim riding in it (a lost save wrote none). */
+function ringingSave(claimed: ClaimChoice, claims: ClaimAcrossRuns) {
+  return { result: undefined, save: true, events: ['call_ringing'] as EventName[], claim: claims.inSave(claimed) };
 }
 
 /**
  * After a call was routed later than its arrival (an outbound callee answered, an IVR answer):
  * an ended call is finished, a buyer converting on dial is paid, and the call gets its instruction.
  */
-async function afterRouting(companyId: number, call: Call, saved: boolean, claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined, at: Date): Promise<CallInstruction> {
+async function afterRouting(companyId: number, call: Call, saved: boolean, claimed: ClaimChoice | undefined, at: Date): Promise<CallInstruction> {
   if (!saved) return instructionFor(companyId, call);
   if (!call.in_progress) {
     await finishCall(companyId, call.id, { totalDuration: 0, at });
@@ -957,12 +1045,13 @@ async function afterRouting(companyId: number, call: Call, saved: boolean, claim
 
 /**
  * The callee of an outbound call answered: the call is routed exactly like an inbound call of
- * its offer (claimBuyer over the offer's buyers with the call's tokens, i.e. the lead's data),
+ * its offer (the offer's buyers with the call's tokens, i.e. the lead's data),
  * then follows the same dial / dial_action / dial_status / status flow. No buyer (or a caller
  * blacklisted meanwhile) ends it. A repeated answer webhook gets the same instruction again.
  */
 export async function outboundAnswered(companyId: number, callId: number, at: Date): Promise<CallInstruction> {
-  let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  let claimed: ClaimChoice | undefined;
+  const claims = claimAcrossRuns();
   const { call, saved } = await transition(companyId, callId, async (call) => {
     if (!call.in_progress || call.status !== 'dialing') return { result: undefined, save: false };
     claimed = undefined;
@@ -980,10 +1069,10 @@ export async function outboundAnswered(companyId: number, callId: number, at: Da
       return { result: undefined, save: true };
     }
     const buyerIds = offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
-    claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at);
+    claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at, claims);
     if (!claimed.buyer) return { result: undefined, save: true };
     call.status = 'ringing';
-    return ringingSave(companyId, claimed, at);
+    return ringingSave(claimed, claims);
   }, at);
   return afterRouting(companyId, call, saved, claimed, at);
 }
@@ -1039,7 +1128,8 @@ export async function transcriptionChanged(companyId: number, callId: number, ch
  * step, or the call moved on) changes nothing and gets the call's current instruction.
  */
 export async function routerAnswered(companyId: number, callId: number, step: number, input: CallerInput, at: Date): Promise<CallInstruction> {
-  let claimed: Awaited<ReturnType<typeof claimBuyer>> | undefined;
+  let claimed: ClaimChoice | undefined;
+  const claims = claimAcrossRuns();
   const { call, saved } = await transition(companyId, callId, async (call) => {
     const state = call.ivr as IvrState | undefined;
     if (!call.in_progress || call.status !== IVR_STATUS || !state || state.step !== step) return { result: undefined, save: false };
@@ -1064,9 +1154,9 @@ export async function routerAnswered(companyId: number, callId: number, step: nu
       call.offer = outcome.offer.name;
     }
     call.status = 'ringing';
-    claimed = await routeFirstBuyer(companyId, call, outcome.buyerIds, (call.data ?? {}) as TokenValues, at);
+    claimed = await routeFirstBuyer(companyId, call, outcome.buyerIds, (call.data ?? {}) as TokenValues, at, claims);
     if (!claimed.buyer) return { result: undefined, save: true };
-    return ringingSave(companyId, claimed, at);
+    return ringingSave(claimed, claims);
   }, at);
   return afterRouting(companyId, call, saved, claimed, at);
 }

@@ -1,6 +1,8 @@
 import { readKeyed } from '../call-config/keyed-reads.js';
 import { keys } from '../db/keys.js';
 import { withoutKeys } from '../db/records.js';
+import type { RoutingBuyer } from '../routing/route-buyers.js';
+import { buyerCountKeys, loadRoutingBuyers, noteBuyerCountFrom, partitionReadFits, routingBuyerKeys, routingBuyersFrom } from '../routing/router.js';
 
 /**
  * What a buyer's dial is built from: the buyer, the call's offer (its hold playlist) and the
@@ -58,12 +60,25 @@ export function holdPlaylistOf(offer: Row | null): number | null {
 }
 
 /**
- * What a dial needs besides its buyer (the offer, the recording rules, the SIP headers), read in
- * one round trip: for a step that reads it beside choosing the buyer (a fall-through's claim).
+ * What a fall-through reads: the buyers it may claim next with their counter items (as
+ * loadRoutingBuyers gives them) and what their dial needs besides the buyer (the offer, the
+ * recording rules, the SIP headers), all in one round trip (one BatchGetItem, keyed-reads.ts).
+ * A large offer whose buyers are better read by the partition's Query (router.ts) reads them so,
+ * beside the rest.
  */
-export async function dialContext(companyId: number, offerId: number | null): Promise<DialKnown> {
+export async function fallThroughReads(companyId: number, offerId: number | null, buyerIds: ReadonlySet<number>): Promise<{ buyers: RoutingBuyer[]; dial: DialKnown }> {
   const offerKey = offerId === null ? undefined : keys.record(companyId, 'offers', offerId);
-  const read = await readKeyed(companyId, offerKey ? [offerKey] : [], DIAL_RESOURCES);
+  const byPartition = partitionReadFits(companyId, buyerIds.size);
+  const buyerKeys = byPartition ? [] : [...routingBuyerKeys(companyId, buyerIds), ...buyerCountKeys(companyId, buyerIds.size)];
+  const [read, partitionBuyers] = await Promise.all([
+    readKeyed(companyId, [...(offerKey ? [offerKey] : []), ...buyerKeys], DIAL_RESOURCES),
+    byPartition ? loadRoutingBuyers(companyId, buyerIds) : undefined,
+  ]);
   const offer = offerKey ? read.item(offerKey) : undefined;
-  return { offer: offer ? withoutKeys(offer) : null, recordingRules: read.rows('call_recording_rules'), sipHeaders: read.rows('sip_headers') };
+  const items = buyerKeys.map((key) => read.item(key)).filter((item) => item !== undefined);
+  if (!byPartition) noteBuyerCountFrom(companyId, items);
+  return {
+    buyers: partitionBuyers ?? routingBuyersFrom(buyerIds, items),
+    dial: { offer: offer ? withoutKeys(offer) : null, recordingRules: read.rows('call_recording_rules'), sipHeaders: read.rows('sip_headers') },
+  };
 }

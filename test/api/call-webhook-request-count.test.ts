@@ -17,7 +17,8 @@ import { callFields, carrierPost, dialOf, newCallSid, showBuyer, VOICE_BASE } fr
  * counted through an SDK middleware on the document client, with their sequential steps.
  * dial_status counts the connection without reading the buyer or its counters; dial_action reads
  * the call and the caller's duplicate history only (the attempt carries the buyer's zone and
- * terms) and counts release, connection and conversion in one update; status reads the call once,
+ * terms) and saves it with release, connection and conversion counted and the duplicate history
+ * written, all in one transaction; status reads the call once,
  * beside the offer's payout rules. No webhook reads an item twice.
  */
 const gateway = useGateway();
@@ -98,13 +99,12 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
     expect(buyerReads(answered.readKeys)).toEqual([]);
     expect(new Set(answered.readKeys).size).toBe(answered.readKeys.length);
 
-    // dial_action: the call read (terms without a duplicate timeframe need no history), the call
-    // saved, then one counter update (release, conversion) beside the duplicate history's Put.
+    // dial_action: the call read (terms without a duplicate timeframe need no history), then one
+    // transaction: the call saved, the counter update (release, conversion), the duplicate history's Put.
     const ended = await measured(dial.action, { ...fields, DialCallStatus: 'completed', DialCallDuration: '30' });
     expect(ended.reply.text).toContain('<Hangup/>');
-    expect(ended.commands).toEqual(['GetItemCommand', 'UpdateItemCommand', 'UpdateItemCommand', 'PutItemCommand']);
-    expect(ended.steps).toBe(3);
-    expect(ended.commands.filter((command) => command === 'UpdateItemCommand')).toHaveLength(2);
+    expect(ended.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(ended.steps).toBe(2);
     expect(buyerReads(ended.readKeys)).toEqual([]);
     expect(new Set(ended.readKeys).size).toBe(ended.readKeys.length);
 
@@ -142,8 +142,8 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
       return ended;
     };
     const first = await play();
-    expect(first.requests).toBe(5);
-    expect(first.steps).toBe(4);
+    expect(first.requests).toBe(3);
+    expect(first.steps).toBe(3);
     expect(first.readKeys.filter((key) => key.includes('#conversions#'))).toHaveLength(1);
     expect(new Set(first.readKeys).size).toBe(first.readKeys.length);
     await play();

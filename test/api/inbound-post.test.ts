@@ -4,14 +4,13 @@ import { currentCounters, periodKeys } from '../../shared/buyers/counter-model.j
 import { readCounterItems } from '../../shared/buyers/counters.js';
 import { putDayRecord } from '../../shared/db/day-records.js';
 import { timeSortableId } from '../../shared/db/ids.js';
-import { claimBuyer, releaseClaim } from '../../shared/routing/claim.js';
-import { seededRandom } from '../../shared/routing/random.js';
 import { findReservation } from '../../shared/routing/reservations.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
+import { callFields, carrierPost, dialOf, newCallSid, VOICE_BASE } from '../fixtures/voice.js';
 
 const gateway = useGateway();
 // Counters, caps, rollups and charges are per hour and UTC day: pinned mid-day, mid-minute so the
@@ -134,9 +133,25 @@ describe('POST /api/v1/inbound_webhooks/post/:vanity_uri', () => {
   });
 });
 
+/** The caller calls the posted number (the voice webhook): the number the call dials, if any. */
+async function callIn(number: string, caller: string) {
+  const sid = newCallSid();
+  const reply = await carrierPost(gateway, `${VOICE_BASE}/incoming`, { ...callFields(sid, caller, number), CallStatus: 'ringing' });
+  expect(reply.status, reply.text).toBe(200);
+  return { sid, caller, number, dialed: dialOf(reply.text)?.target };
+}
+
+/** The caller hangs up (the carrier's final status): the call ends and gives its buyer back. */
+async function hangUp(placed: { sid: string; caller: string; number: string }) {
+  const reply = await carrierPost(gateway, `${VOICE_BASE}/status`, { ...callFields(placed.sid, placed.caller, placed.number), CallStatus: 'completed', CallDuration: '5' });
+  expect(reply.status, reply.text).toBe(200);
+}
+
 describe('caps under concurrent ping, post and call start', () => {
+  const capped = { number: '+12125557000', concurrency_cap_limit: 5, attempt_daily_limit: 20 };
+
   it('lets 50 simultaneous flows hold exactly 5 calls on a buyer capped at 5 concurrent and 20 a day', async () => {
-    const { company, buyers, webhook } = await setup({}, [{ concurrency_cap_limit: 5, attempt_daily_limit: 20 }], 3);
+    const { company, buyers, webhook } = await setup({}, [capped], 3);
     const buyer = buyers[0]!;
     const flows = await Promise.all(
       Array.from({ length: 50 }, async (_, index) => {
@@ -144,25 +159,23 @@ describe('caps under concurrent ping, post and call start', () => {
         const pinged = (await ping(webhook.vanity_uri, `?caller_id=${encodeURIComponent(caller)}`)).body;
         if (!pinged.success) return undefined;
         const posted = (await post(webhook.vanity_uri, { ping_id: pinged.ping_id, caller_id: caller })).body;
-        const reservation = await findReservation(company.id, posted.phone_number, caller, clock().now());
-        // The call arrives: claim a buyer from the reservation, as the call state machine will.
-        const claim = await claimBuyer(company.id, new Set(reservation!.buyer_ids), { now: clock().now(), tokens: reservation!.tokens as Record<string, string> }, seededRandom(index));
-        return claim.buyer;
+        // The call arrives at the reserved number and is routed to the reservation's buyer.
+        return callIn(posted.phone_number, caller);
       }),
     );
-    const claimed = flows.filter((buyerClaimed) => buyerClaimed !== undefined);
-    expect(claimed).toHaveLength(5);
+    const dialed = flows.filter((placed) => placed?.dialed === capped.number);
+    expect(dialed).toHaveLength(5);
     const counters = () => readCounterItems(company.id, [buyer.id]).then((items) => currentCounters(items.get(buyer.id), periodKeys(clock().now(), 'UTC')));
     expect((await counters()).concurrency).toBe(5);
     expect((await counters()).attempt.daily).toBe(5);
 
     // The calls end: concurrency is released and the counts tell the truth.
-    for (const claim of claimed) await releaseClaim(company.id, claim!, clock().now());
+    for (const placed of dialed) await hangUp(placed!);
     expect(await counters()).toMatchObject({ concurrency: 0, attempt: { daily: 5, total: 5 } });
   });
 
   it('never passes the daily attempt cap when calls end and new ones race in', async () => {
-    const { company, buyers, webhook } = await setup({}, [{ concurrency_cap_limit: 5, attempt_daily_limit: 20 }], 3);
+    const { company, buyers, webhook } = await setup({}, [capped], 3);
     const buyer = buyers[0]!;
     let started = 0;
     await Promise.all(
@@ -172,10 +185,10 @@ describe('caps under concurrent ping, post and call start', () => {
         if (!pinged.success) return;
         const posted = (await post(webhook.vanity_uri, { ping_id: pinged.ping_id, caller_id: caller })).body;
         if (!posted.success) return;
-        const claim = await claimBuyer(company.id, new Set(posted.buyer_ids as number[]), { now: clock().now(), tokens: {} }, seededRandom(index));
-        if (claim.buyer) {
+        const placed = await callIn(posted.phone_number, caller);
+        if (placed.dialed === capped.number) {
           started += 1;
-          await releaseClaim(company.id, claim.buyer, clock().now());
+          await hangUp(placed);
         }
       }),
     );
