@@ -126,10 +126,11 @@ async function sendAll(messages: readonly QueueMessage[]): Promise<void> {
 /**
  * An outbox item's messages reached the queue (shared/events/outbox.ts): the item is deleted,
  * its events fanned out and its other messages (webhooks, deliveries, e-mails) forwarded as
- * messages of their own, so each keeps its own retry schedule. The item is deleted first: from
- * now on the envelope holds the messages durably and a failure below retries the envelope, while
- * an item left until the end would have the sweeper send a second envelope during those retries.
- * Deleting an item already gone is no error (a redelivered or re-sent envelope).
+ * messages of their own, so each keeps its own retry schedule. The item is deleted at once,
+ * beside the fan-out's reads rather than after the send: from receipt on the envelope holds the
+ * messages durably and a failure retries the envelope, while an item kept until the end would
+ * have the sweeper send a second envelope during those retries. Deleting an item already gone is
+ * no error (a redelivered or re-sent envelope).
  */
 async function openEnvelope(envelope: OutboxEnvelope, record: QueueRecord): Promise<boolean> {
   // The key comes from the message: only ever an outbox item of the envelope's own company.
@@ -137,10 +138,10 @@ async function openEnvelope(envelope: OutboxEnvelope, record: QueueRecord): Prom
     logger.error('delivery: an outbox envelope names a key outside its company\'s outbox', { messageId: record.messageId });
     return false;
   }
-  await db.send(new DeleteCommand({ TableName: tableName, Key: envelope.key }));
   const events = envelope.messages.flatMap((message) => (message.kind === 'event' ? [message.event] : []));
   const forwarded = envelope.messages.filter((message) => message.kind !== 'event');
-  await sendAll([...(events.length ? await fanOut(envelope.companyId, events) : []), ...forwarded]);
+  const [, fannedOut] = await Promise.all([db.send(new DeleteCommand({ TableName: tableName, Key: envelope.key })), events.length ? fanOut(envelope.companyId, events) : []]);
+  await sendAll([...fannedOut, ...forwarded]);
   return true;
 }
 

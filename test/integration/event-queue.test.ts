@@ -90,6 +90,8 @@ describe('the local table queue (SQS semantics)', () => {
 });
 
 describe('the outbox', () => {
+  // An id from the companies' own sequence: no other test file's company shares its outbox partition.
+  const outboxCompanyId = () => nextGlobalId('company');
   const outboxItems = async (companyId: number) =>
     (await db.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.outboxPartition(companyId) } }))).Items ?? [];
 
@@ -104,7 +106,7 @@ describe('the outbox', () => {
   const envelopesOf = async (queue: TableQueue) => (await queue.peek()).map((body) => JSON.parse(body) as EventQueueMessage);
 
   it('publishes a change\'s messages as one envelope per outbox item, and the consumer that receives it deletes the item', async () => {
-    const companyId = await nextGlobalId('test_outbox_company');
+    const companyId = await outboxCompanyId();
     const queue = newQueue();
     setEventQueue(queue);
     const messages = [message(companyId), message(companyId)];
@@ -121,7 +123,7 @@ describe('the outbox', () => {
   });
 
   it('keeps what the queue refused; the sweeper sends it as an envelope after the grace period, and again only after another one', async () => {
-    const companyId = await nextGlobalId('test_outbox_company');
+    const companyId = await outboxCompanyId();
     const queue = newQueue();
     setEventQueue({ send: async () => Promise.reject(new Error('queue unavailable')), retryLater: async () => undefined });
     const start = new Date('2030-01-01T00:00:00Z');
@@ -148,7 +150,7 @@ describe('the outbox', () => {
   });
 
   it('stores a change\'s messages in one deflated item: two call events of about 1.7 KB of JSON each in under 1 KB (2 write units in a transaction, not 8)', async () => {
-    const companyId = await nextGlobalId('test_outbox_company');
+    const companyId = await outboxCompanyId();
     const queue = newQueue();
     setEventQueue(queue);
     // A call view's worth of fields: what every call event carries; the start's two events carry nearly the same view.
@@ -169,7 +171,7 @@ describe('the outbox', () => {
   });
 
   it('splits a change with many messages over several items, and the sweeper sends every message of each once, one envelope per item', async () => {
-    const companyId = await nextGlobalId('test_outbox_company');
+    const companyId = await outboxCompanyId();
     const queue = newQueue();
     setEventQueue({ send: async () => Promise.reject(new Error('queue unavailable')), retryLater: async () => undefined });
     const start = new Date('2030-01-01T00:00:00Z');
@@ -185,7 +187,7 @@ describe('the outbox', () => {
   });
 
   it('keeps an envelope of a full item far below SQS\'s 256 KB per message', async () => {
-    const companyId = await nextGlobalId('test_outbox_company');
+    const companyId = await outboxCompanyId();
     const queue = newQueue();
     setEventQueue(queue);
     // Events of about 5 KB of JSON (a call with a long timeline): the item packing limit (64 KB of JSON) splits them.
@@ -202,7 +204,7 @@ describe('the outbox', () => {
   });
 
   it('sweeps items written before messages were packed (one message as JSON text in `message`)', async () => {
-    const companyId = await nextGlobalId('test_outbox_company');
+    const companyId = await outboxCompanyId();
     const queue = newQueue();
     setEventQueue(queue);
     const start = new Date('2030-01-01T00:00:00Z');
