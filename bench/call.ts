@@ -215,7 +215,8 @@ async function run(): Promise<void> {
   let eventsSent = 0;
   setEventQueue({
     send: async (messages) => {
-      eventsSent += messages.length;
+      // An outbox envelope carries its item's messages: the events are counted, not the envelopes.
+      eventsSent += messages.reduce((sum, message) => sum + (message.kind === 'outbox' ? message.messages.length : 1), 0);
     },
     retryLater: async () => undefined,
   });

@@ -7,17 +7,20 @@ import { functionObservability } from '../../shared/observability/middleware.js'
 
 /**
  * The outbox sweeper's Lambda, invoked every minute by an EventBridge rule (not an HTTP route):
- * sends the outbox items a crash or a queue outage left behind (shared/events/outbox.ts), then
+ * sends the outbox items not received within the grace period (shared/events/outbox.ts: a crash
+ * between commit and publish, a queue outage, or a delivery function behind the queue), then
  * schedules again the lead steps such a crash left unscheduled (shared/leads/overdue-steps.ts).
  * The lead sweep runs even when the outbox sweep failed; either failure fails the run (alarmed).
  */
-export const handler = middy<unknown, { companies: number; sent: number; leadStepsRescheduled: number }>()
+export const handler = middy<unknown, { companies: number; items: number; sent: number; leadStepsRescheduled: number }>()
   .use(functionObservability())
   .handler(async () => {
     const now = clock().now();
     const [outbox, leads] = await Promise.allSettled([sweepOutbox(now), sweepOverdueSteps(now)]);
     if (outbox.status === 'rejected') throw outbox.reason;
     if (leads.status === 'rejected') throw leads.reason;
-    if (outbox.value.sent) logger.warn('outbox sweeper sent messages their writers had not', { sent: outbox.value.sent });
+    // Normally nothing: writers publish at once and the delivery function deletes an item within
+    // seconds. Something sent means a writer failed to publish or the queue's consumer is behind.
+    if (outbox.value.items) logger.warn('outbox sweeper sent items not received within the grace period', { items: outbox.value.items, sent: outbox.value.sent });
     return { ...outbox.value, leadStepsRescheduled: leads.value.rescheduled.length };
   });

@@ -12,10 +12,10 @@ import type { EventsQueue } from './events-queue.js';
 import { createServiceFunction } from './function-defaults.js';
 import { allowSendingEmail } from './grants.js';
 
-/** What delivering does to the table: read subscriptions, webhooks and calls; claim, log, note on records. */
-export const DELIVERY_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
-/** What the outbox sweeper does: list companies, read and clear outbox items. */
-export const OUTBOX_SWEEPER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem'] as const;
+/** What delivering does to the table: read subscriptions, webhooks and calls; claim, log, note on records; delete a received envelope's outbox item. */
+export const DELIVERY_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
+/** What the outbox sweeper does: list companies, read outbox items, note when it sent one. */
+export const OUTBOX_SWEEPER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'] as const;
 
 /** The delivery function's timeout: ten sends at once, each at most 10 s, plus the table's work. */
 export const DELIVERY_TIMEOUT = Duration.seconds(30);
@@ -62,7 +62,7 @@ export class EventDelivery extends Construct {
 
     this.sweeper = createServiceFunction(this, 'OutboxSweeper', {
       entry: 'functions/outbox/handler.ts',
-      description: 'Sends outbox items whose writer did not (a crash between commit and publish)',
+      description: 'Sends outbox items not received within the grace period (a crash between commit and publish, a queue backlog)',
       tableName: props.table.tableName,
       timeout: Duration.seconds(50),
       logRetention: props.logRetention,

@@ -14,10 +14,10 @@ import { createServiceFunction } from './function-defaults.js';
  * What ending a stale call does to the table: read the company sequence and calls (GetItem),
  * find live calls and the offer's payout rules (Query), save the call with its rollup cells and
  * release the buyer's slot (UpdateItem, also inside TransactWriteItems, with the
- * `call_ended` outbox item), note a paid caller (PutItem), clear the published outbox item
- * (BatchWriteItem). Nothing else: least privilege.
+ * `call_ended` outbox item), note a paid caller (PutItem). The delivery function clears the
+ * outbox item. Nothing else: least privilege.
  */
-export const SWEEPER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem'] as const;
+export const SWEEPER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem'] as const;
 
 export interface StaleCallSweeperProps {
   table: ITableV2;

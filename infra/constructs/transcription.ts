@@ -16,9 +16,9 @@ import { createServiceFunction } from './function-defaults.js';
  * What storing a finished transcript does to the table: read the call, the standalone
  * transcription and the company's keyword groups (GetItem, Query), save the call with the
  * `call_changed` outbox item (UpdateItem and PutItem inside TransactWriteItems) or update the
- * standalone transcription (UpdateItem), clear the published outbox item (BatchWriteItem).
+ * standalone transcription (UpdateItem). The delivery function clears the outbox item.
  */
-export const TRANSCRIPTION_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem'] as const;
+export const TRANSCRIPTION_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem'] as const;
 
 /** How long Transcribe's own copy of a transcript is kept: it is on the call once settled. */
 export const TRANSCRIPT_OBJECT_DAYS = 7;

@@ -202,10 +202,11 @@ export const keys = {
 
   /**
    * An outbox item: an event (or other queued work) written in the same transaction as the
-   * change it describes, deleted once the queue has it. Sort key = time-sortable id, so the
-   * outbox sweeper reads the items older than a minute with one Query per company, then the
-   * message's own id, so two messages of one millisecond never share a key (a second Put of the
-   * same key would overwrite the first message, or cancel the change's transaction).
+   * change it describes, deleted by the delivery function when it receives the item's envelope.
+   * Sort key = time-sortable id, so the outbox sweeper reads the items older than its grace
+   * period with one Query per company, then the message's own id, so two messages of one
+   * millisecond never share a key (a second Put of the same key would overwrite the first
+   * message, or cancel the change's transaction).
    */
   outbox: (companyId: number, id: number, messageId: string): Key => ({ pk: keys.outboxPartition(companyId), sk: `${padId(id)}#${messageId}` }),
   outboxPartition: (companyId: number): string => `${companyPrefix(companyId)}#outbox`,

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../adapters/clock.js';
 import { emailPort, eventQueue } from '../adapters/index.js';
 import { db, tableName } from '../db/client.js';
@@ -7,7 +7,7 @@ import { getRecord, queryAllRecords } from '../db/records.js';
 import { logger } from '../logger.js';
 import { METRIC } from '../observability/metric-names.js';
 import { countMetric } from '../observability/metrics.js';
-import type { DomainEvent, QueueMessage } from '../ports/events.js';
+import type { DomainEvent, EventQueueMessage, OutboxEnvelope, QueueMessage } from '../ports/events.js';
 import { claimDelivery, markDelivered, releaseDelivery } from './delivery-claims.js';
 import { configuredAllowedCidrs } from './outbound/address-policy.js';
 import { sendOutbound, type OutboundResult } from './outbound/send.js';
@@ -23,6 +23,8 @@ import { webhookMessages } from './webhook-messages.js';
 /**
  * The delivery function's work (docs/events.md), the same in AWS (SQS -> functions/delivery) and
  * locally (the table queue -> shared/local/delivery-worker.ts). Each queue message is one of:
+ * - an outbox envelope: its outbox item deleted, its events fanned out and its other messages
+ *   forwarded, each to be handled (and retried) on its own;
  * - an event: fanned out into one message per matching subscription and outgoing webhook URL;
  * - a delivery, a webhook or an e-mail: claimed (idempotency), sent, logged; a failure is
  *   retried after the schedule's next delay (the message's visibility is pushed out), and after
@@ -64,17 +66,19 @@ export async function deliverBatch(records: readonly QueueRecord[]): Promise<str
 }
 
 async function handleRecord(record: QueueRecord): Promise<boolean> {
-  let message: QueueMessage;
+  let message: EventQueueMessage;
   try {
-    message = JSON.parse(record.body) as QueueMessage;
+    message = JSON.parse(record.body) as EventQueueMessage;
   } catch {
     // Not ours to understand: left to fail until the dead-letter queue keeps it for a human.
     logger.error('delivery: unreadable message', { messageId: record.messageId });
     return false;
   }
   switch (message.kind) {
+    case 'outbox':
+      return openEnvelope(message, record);
     case 'event':
-      await fanOut(message.companyId, message.event);
+      await sendAll(await fanOut(message.companyId, [message.event]));
       return true;
     case 'delivery':
       return deliverToSubscription(message, record);
@@ -101,18 +105,44 @@ export function outgoingWebhookMatches(webhook: Record<string, unknown>, event: 
   return true;
 }
 
-async function fanOut(companyId: number, event: DomainEvent): Promise<void> {
+/** The messages the events go out as: one per matching subscription and outgoing webhook URL; one read of each list for all the events. */
+async function fanOut(companyId: number, events: readonly DomainEvent[]): Promise<QueueMessage[]> {
   const [subscriptions, webhooks] = await Promise.all([queryAllRecords(companyId, 'subscriptions'), queryAllRecords(companyId, 'outgoing_webhooks')]);
-  const messages: QueueMessage[] = [
+  return events.flatMap((event) => [
     ...subscriptions
       .filter((subscription) => subscriptionMatches(subscription, event))
       .map((subscription): QueueMessage => ({ kind: 'delivery', id: `${event.id}.s${subscription.id}`, companyId, event, subscriptionId: subscription.id })),
     ...webhooks
       .filter((webhook) => outgoingWebhookMatches(webhook, event))
       .flatMap((webhook) => webhookMessages(companyId, webhook, { key: event.id, event: event.name, eventId: event.id, fireId: null, object: event.data })),
-  ];
-  // A repeated fan-out sends the same message ids again; their claims make the copies send nothing.
+  ]);
+}
+
+/** Queues messages, one request per ten. A repeated fan-out or forward sends the same message ids again; their claims make the copies send nothing. */
+async function sendAll(messages: readonly QueueMessage[]): Promise<void> {
   if (messages.length) await eventQueue().send(messages);
+}
+
+/**
+ * An outbox item's messages reached the queue (shared/events/outbox.ts): the item is deleted,
+ * its events fanned out and its other messages (webhooks, deliveries, e-mails) forwarded as
+ * messages of their own, so each keeps its own retry schedule. The item is deleted at once,
+ * beside the fan-out's reads rather than after the send: from receipt on the envelope holds the
+ * messages durably and a failure retries the envelope, while an item kept until the end would
+ * have the sweeper send a second envelope during those retries. Deleting an item already gone is
+ * no error (a redelivered or re-sent envelope).
+ */
+async function openEnvelope(envelope: OutboxEnvelope, record: QueueRecord): Promise<boolean> {
+  // The key comes from the message: only ever an outbox item of the envelope's own company.
+  if (envelope.key.pk !== keys.outboxPartition(envelope.companyId)) {
+    logger.error('delivery: an outbox envelope names a key outside its company\'s outbox', { messageId: record.messageId });
+    return false;
+  }
+  const events = envelope.messages.flatMap((message) => (message.kind === 'event' ? [message.event] : []));
+  const forwarded = envelope.messages.filter((message) => message.kind !== 'event');
+  const [, fannedOut] = await Promise.all([db.send(new DeleteCommand({ TableName: tableName, Key: envelope.key })), events.length ? fanOut(envelope.companyId, events) : []]);
+  await sendAll([...fannedOut, ...forwarded]);
+  return true;
 }
 
 interface AttemptContext {

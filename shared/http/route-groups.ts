@@ -31,33 +31,30 @@ const CRUD = [
   'dynamodb:ConditionCheckItem',
 ] as const;
 
-/** CRUD, plus clearing the outbox items of published events in batches (shared/events/outbox.ts). */
-const CRUD_WITH_EVENTS = [...CRUD, 'dynamodb:BatchWriteItem'] as const;
-
 export const routeGroups = {
   // events: manual fires queue their sends through the outbox.
-  subscriptions: { description: 'Event subscriptions, outgoing webhooks and their URLs, manual webhook fires, webhook logs, change logs', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
+  subscriptions: { description: 'Event subscriptions, outgoing webhooks and their URLs, manual webhook fires, webhook logs, change logs', tableActions: CRUD, ports: ['events'] },
   offers: { description: 'Offers, traffic sources and traffic source payouts', tableActions: CRUD },
   // encryption: secret values and OAuth tokens are encrypted with the stack's KMS key before they are stored.
   integrations: { description: 'Integrations with external systems, their secrets, OAuth connections and app configs', tableActions: CRUD, ports: ['encryption'] },
   // events: team invitations go out through the outbox and the delivery function.
-  buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD_WITH_EVENTS, ports: ['events'] },
+  buyers: { description: 'Buyers, buyer groups and their live counters', tableActions: CRUD, ports: ['events'] },
   // carrier: the carrier's auth token, to check the signature of its webhooks; telephony: key press
   // transfers and hang-ups; transcription: a stored recording starts its transcription
   // (shared/call-config/recording-effects.ts); object_reads: the sounds calls play are presigned
   // S3 URLs, signed with this function's role.
-  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'carrier', 'telephony', 'transcription', 'object_reads'] },
+  voice: { description: 'Voice carrier webhooks driving the call state machine', tableActions: CRUD, ports: ['events', 'carrier', 'telephony', 'transcription', 'object_reads'] },
   inbound: { description: 'Inbound webhooks: ping, post, their logs, and their configuration', tableActions: CRUD },
   contacts: {
     description: 'Contacts (one caller across leads and calls), the company blacklist',
-    tableActions: CRUD_WITH_EVENTS,
+    tableActions: CRUD,
     // scheduler: a contact import of leads enters them into their schedule as POST /api/v1/leads does,
     // and an import past its budget queues its next step on the scheduler's queue; imports: upload URLs.
     ports: ['events', 'telephony', 'scheduler', 'imports'],
   },
   // Lead submission (lead_token, no Basic auth) and the leads API; schedule leads hand their steps to the scheduler.
-  leads: { description: 'Lead submission and the leads API: lists, reports, opt-out, removal, schedule position', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'scheduler'] },
-  schedules: { description: 'Schedules, their actions, triggers, distributions and callbacks; lead retargets; make_call', tableActions: CRUD_WITH_EVENTS, ports: ['events', 'scheduler', 'telephony'] },
+  leads: { description: 'Lead submission and the leads API: lists, reports, opt-out, removal, schedule position', tableActions: CRUD, ports: ['events', 'scheduler'] },
+  schedules: { description: 'Schedules, their actions, triggers, distributions and callbacks; lead retargets; make_call', tableActions: CRUD, ports: ['events', 'scheduler', 'telephony'] },
   // The call engine's configuration (docs/call-configuration.md): IVR routers, key press flows, SIP
   // headers, recording rules, state limits, token matchers, sounds, AMD flows, dispositions.
   // events: a disposition changes its call (call_changed); scheduler: `end_of_schedule` moves the
@@ -66,7 +63,7 @@ export const routeGroups = {
   // files' audio (uploads, the carrier's downloads, deletes).
   configuration: {
     description: 'Call configuration: IVR routers, key press flows, SIP headers, recording rules, state call limits, token matchers, sounds, AMD flows, dispositions',
-    tableActions: CRUD_WITH_EVENTS,
+    tableActions: CRUD,
     ports: ['events', 'scheduler', 'transcription', 'objects'],
   },
   // exports: admin table exports write their CSV files under the exports/ prefix of the object storage.
@@ -75,7 +72,7 @@ export const routeGroups = {
   calls: {
     description: 'Calls: lists, updates, key presses and hang-ups, secure endpoints, call logs, charge rollups',
     // No deletes: calls are never removed through the API. PutItem makes the cursor key on first use.
-    tableActions: [...AUTH, 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
+    tableActions: [...AUTH, 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     ports: ['events', 'telephony'],
   },
   // No table: the document and the page are made from code, and nothing is authenticated.

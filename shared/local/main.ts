@@ -104,13 +104,14 @@ const sweeps = setInterval(() => {
 }, SWEEP_INTERVAL_MINUTES * 60_000);
 sweeps.unref();
 
-// Events: the same outbox -> queue -> delivery path as in AWS. What a previous run committed but
-// did not publish (killed in between) is sent now; the sweeper then runs every minute, and the
-// delivery worker drains the queue (the table) as the delivery function does in AWS.
+// Events: the same outbox -> queue -> delivery path as in AWS. What a previous run left in the
+// outbox (killed between commit and publish, or its envelope not yet received) is sent now (a
+// duplicate envelope sends nothing twice); the sweeper then runs every minute, and the delivery
+// worker drains the queue (the table) as the delivery function does in AWS.
 const outboxSweep = () =>
   sweepOutbox(clock().now(), { graceSeconds: 0 })
     .then((result) => {
-      if (result.sent) console.log(`${new Date().toISOString()} outbox sweeper sent ${result.sent} message(s) left by an earlier run`);
+      if (result.items) console.log(`${new Date().toISOString()} outbox sweeper sent ${result.items} outbox item(s) (${result.sent} message(s)) left by an earlier run`);
     })
     .catch((error: unknown) => console.error('outbox sweeper failed:', error));
 await outboxSweep();

@@ -37,13 +37,29 @@ export type QueueMessage =
   | { kind: 'email'; id: string; companyId: number; email: EmailMessage };
 
 /**
+ * One outbox item's messages in one queue message (shared/events/outbox.ts): its receipt proves
+ * every message of the item reached the queue, so the consumer deletes the item. `id` is derived
+ * from the item's key: a re-sent envelope has the same id. `key` is the item's table key.
+ */
+export interface OutboxEnvelope {
+  kind: 'outbox';
+  id: string;
+  companyId: number;
+  key: { pk: string; sk: string };
+  messages: QueueMessage[];
+}
+
+/** What the events queue carries: a piece of work, or an outbox item's work in an envelope. */
+export type EventQueueMessage = QueueMessage | OutboxEnvelope;
+
+/**
  * The queue between the outbox and the delivery function. AWS: SQS (a redrive policy moves a
  * message to the dead-letter queue after its last receive); local and tests: a queue kept in the
  * table with the same semantics (shared/adapters/local/table-queue.ts).
  */
 export interface EventQueuePort {
   /** Sends messages (any number; batched as the queue allows). */
-  send(messages: readonly QueueMessage[], delaySeconds?: number): Promise<void>;
+  send(messages: readonly EventQueueMessage[], delaySeconds?: number): Promise<void>;
   /** A received message that failed becomes visible again after `seconds` (its next attempt). */
   retryLater(receiptHandle: string, seconds: number): Promise<void>;
 }

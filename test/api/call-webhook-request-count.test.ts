@@ -3,12 +3,13 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.js';
 import { setEventQueue } from '../../shared/adapters/index.js';
-import type { QueueMessage } from '../../shared/ports/events.js';
+import type { EventQueueMessage } from '../../shared/ports/events.js';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
 import { midDayTomorrow, pinClock, usePinnedClock } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { useDynamoRequests, type LoggedRequest } from '../fixtures/dynamo-requests.js';
 import { call, useGateway } from '../fixtures/gateway.js';
+import { workOf } from '../fixtures/queue-messages.js';
 import { createThrough } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, newCallSid, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
 
@@ -26,7 +27,7 @@ const log = useDynamoRequests();
 usePinnedClock(midDayTomorrow);
 
 // The event queue is SQS in AWS, not DynamoDB (locally it would be the table): a recorder here, as in bench:call.
-const sent: QueueMessage[] = [];
+const sent: EventQueueMessage[] = [];
 beforeAll(() =>
   setEventQueue({
     send: async (messages) => {
@@ -92,10 +93,11 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
     const buyerReads = (keys: string[]) => keys.filter((key) => key.startsWith(`${buyersPartition} / `));
 
     // dial_status: the call's read, its versioned save with the event and the connection's
-    // counter update in one transaction, the outbox clear (no read of the buyer or its counters).
+    // counter update in one transaction (no read of the buyer or its counters); the delivery
+    // function clears the outbox item.
     const answered = await measured(dial.statusCallback!, { ...fields, CallStatus: 'in-progress' });
-    expect(answered.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
-    expect(answered.steps).toBe(3);
+    expect(answered.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(answered.steps).toBe(2);
     expect(buyerReads(answered.readKeys)).toEqual([]);
     expect(new Set(answered.readKeys).size).toBe(answered.readKeys.length);
 
@@ -109,10 +111,10 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
     expect(new Set(ended.readKeys).size).toBe(ended.readKeys.length);
 
     // status: the carrier-call lookup, the call beside the payout rules, the ending transaction
-    // (call, rollups, event), the outbox clear.
+    // (call, rollups, event).
     const final = await measured(`${VOICE_BASE}/status`, { ...fields, CallStatus: 'completed', CallDuration: '40' });
-    expect(final.requests).toBeLessThanOrEqual(5);
-    expect(final.steps).toBeLessThanOrEqual(4);
+    expect(final.requests).toBeLessThanOrEqual(4);
+    expect(final.steps).toBeLessThanOrEqual(3);
     expect(new Set(final.readKeys).size).toBe(final.readKeys.length);
 
     const callId = (await findCallByCarrierId('twilio', sid))!.call.id;
@@ -120,8 +122,8 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
     const counted = { connection_daily_used: 1, buyer_conversion_daily_used: 1, revenue_daily_used: 25, concurrency_cap_used: 0, attempt_daily_used: 1 };
     expect(await showBuyer(gateway, company, buyerId)).toMatchObject(counted);
 
-    // Every event of the call was sent (the outbox items were cleared beside the counting).
-    const events = sent.flatMap((message) => (message.kind === 'event' && message.event.data.id === callId ? [message.event.name] : []));
+    // Every event of the call was sent (in its outbox item's envelope; the delivery function clears the item).
+    const events = sent.flatMap(workOf).flatMap((message) => (message.kind === 'event' && message.event.data.id === callId ? [message.event.name] : []));
     expect(events).toEqual(['new_call', 'call_ringing', 'call_forwarded', 'call_ended']);
 
     // Retried webhooks change nothing twice: the counts stay as they are.
@@ -179,7 +181,7 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
     expect(await showBuyer(gateway, company, buyerId)).toMatchObject({ concurrency_cap_used: 1 });
     const final = await measured(`${VOICE_BASE}/status`, { ...fields, CallStatus: 'completed', CallDuration: '5' });
     expect(final.commands.filter((command) => command === 'UpdateItemCommand')).toEqual([]);
-    expect(final.requests).toBeLessThanOrEqual(5);
+    expect(final.requests).toBeLessThanOrEqual(4);
     const callId = (await findCallByCarrierId('twilio', sid))!.call.id;
     expect(await getCall(company.id, callId)).toMatchObject({ status: 'canceled', in_progress: false });
     expect(await showBuyer(gateway, company, buyerId)).toMatchObject({ attempt_daily_used: 1, connection_daily_used: 0, concurrency_cap_used: 0 });

@@ -4,12 +4,12 @@ import type { CallControlRecorder } from '../../shared/adapters/local/call-contr
 import type { TableQueue } from '../../shared/adapters/local/table-queue.js';
 import { getCall } from '../../shared/calls/call-store.js';
 import { simulateCall } from '../../shared/local/call-simulator.js';
-import type { QueueMessage } from '../../shared/ports/events.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { expect404, expect422, recordOf } from '../fixtures/envelope.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
+import { workOfBodies } from '../fixtures/queue-messages.js';
 import { callFields, carrierPost, dialOf, newCallSid, VOICE_BASE, VOICE_TOKEN } from '../fixtures/voice.js';
 
 const gateway = useGateway();
@@ -112,7 +112,7 @@ describe('keys pressed during a call', () => {
     expect((await getCall(w.company.id, live.callId))!.data).toMatchObject({ interested: 'yes' });
 
     await press(live, '2');
-    const queued = (await (eventQueue() as TableQueue).peek()).map((body) => JSON.parse(body) as QueueMessage);
+    const queued = workOfBodies(await (eventQueue() as TableQueue).peek());
     expect(queued.filter((message) => message.kind === 'webhook' && message.source.callId === live.callId)).toEqual([
       expect.objectContaining({ kind: 'webhook', companyId: w.company.id, outgoingWebhookId: webhook.id, urlId: url.id }),
     ]);

@@ -6,11 +6,13 @@ import { TableQueue } from '../../shared/adapters/local/table-queue.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { nextGlobalId } from '../../shared/db/companies.js';
 import { keys } from '../../shared/db/keys.js';
-import { publishStaged, stageMessages, sweepOutbox } from '../../shared/events/outbox.js';
+import { OUTBOX_GRACE_SECONDS, publishStaged, stageMessages, sweepOutbox } from '../../shared/events/outbox.js';
+import { drainQueue } from '../../shared/local/delivery-worker.js';
 import { itemSize } from '../../shared/db/item-limits.js';
-import type { QueueMessage } from '../../shared/ports/events.js';
+import type { EventQueueMessage, QueueMessage } from '../../shared/ports/events.js';
 import type { EventName } from '../../shared/events/event-names.js';
 import { pinClock, restoreClock } from '../fixtures/clock.js';
+import { workOfBodies } from '../fixtures/queue-messages.js';
 
 afterEach(() => {
   restoreClock();
@@ -88,6 +90,8 @@ describe('the local table queue (SQS semantics)', () => {
 });
 
 describe('the outbox', () => {
+  // An id from the companies' own sequence: no other test file's company shares its outbox partition.
+  const outboxCompanyId = () => nextGlobalId('company');
   const outboxItems = async (companyId: number) =>
     (await db.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.outboxPartition(companyId) } }))).Items ?? [];
 
@@ -98,21 +102,28 @@ describe('the outbox', () => {
     return staged;
   }
 
-  it('publishes committed messages and clears their outbox items', async () => {
-    const companyId = await nextGlobalId('test_outbox_company');
+  const GRACE_MS = OUTBOX_GRACE_SECONDS * 1000;
+  const envelopesOf = async (queue: TableQueue) => (await queue.peek()).map((body) => JSON.parse(body) as EventQueueMessage);
+
+  it('publishes a change\'s messages as one envelope per outbox item, and the consumer that receives it deletes the item', async () => {
+    const companyId = await outboxCompanyId();
     const queue = newQueue();
     setEventQueue(queue);
     const messages = [message(companyId), message(companyId)];
     const staged = await commit(companyId, messages, new Date());
     // One change's messages share one item.
-    expect(await outboxItems(companyId)).toHaveLength(1);
+    const [item] = await outboxItems(companyId);
+    expect(item).toBeDefined();
     await publishStaged(staged);
+    // The publish is the queue send alone: the item stays until its envelope is received.
+    expect(await outboxItems(companyId)).toHaveLength(1);
+    expect(await envelopesOf(queue)).toEqual([{ kind: 'outbox', id: `outbox.${item!.sk}`, companyId, key: { pk: item!.pk, sk: item!.sk }, messages }]);
+    expect(await drainQueue(queue)).toEqual({ handled: 1, failed: 0 });
     expect(await outboxItems(companyId)).toHaveLength(0);
-    expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual(messages);
   });
 
-  it('keeps what the queue refused, and the sweeper sends it once its writer has had its grace period', async () => {
-    const companyId = await nextGlobalId('test_outbox_company');
+  it('keeps what the queue refused; the sweeper sends it as an envelope after the grace period, and again only after another one', async () => {
+    const companyId = await outboxCompanyId();
     const queue = newQueue();
     setEventQueue({ send: async () => Promise.reject(new Error('queue unavailable')), retryLater: async () => undefined });
     const start = new Date('2030-01-01T00:00:00Z');
@@ -121,14 +132,25 @@ describe('the outbox', () => {
     expect(await outboxItems(companyId)).toHaveLength(1);
     setEventQueue(queue);
     // Within the grace period the writer may still be publishing: the sweeper leaves it.
-    expect((await sweepOutbox(new Date(start.getTime() + 30_000), { companyIds: [companyId] })).sent).toBe(0);
-    expect((await sweepOutbox(new Date(start.getTime() + 61_000), { companyIds: [companyId] })).sent).toBe(1);
+    expect(await sweepOutbox(new Date(start.getTime() + GRACE_MS - 1000), { companyIds: [companyId] })).toEqual({ companies: 1, items: 0, sent: 0 });
+    const swept = start.getTime() + GRACE_MS + 1000;
+    expect(await sweepOutbox(new Date(swept), { companyIds: [companyId] })).toEqual({ companies: 1, items: 1, sent: 1 });
+    expect(await envelopesOf(queue)).toEqual([expect.objectContaining({ kind: 'outbox', companyId, messages: [sent] })]);
+    // Its envelope is in the queue: the next runs leave the item alone for a grace period...
+    expect((await sweepOutbox(new Date(swept + 60_000), { companyIds: [companyId] })).items).toBe(0);
+    // ...then send it again if nobody received the envelope (a queue backlog): the same envelope id.
+    expect((await sweepOutbox(new Date(swept + GRACE_MS + 1000), { companyIds: [companyId] })).items).toBe(1);
+    const envelopes = await envelopesOf(queue);
+    expect(envelopes).toHaveLength(2);
+    expect(envelopes[1]!.id).toBe(envelopes[0]!.id);
+    pinClock(new Date(swept + GRACE_MS + 2000));
+    expect(await drainQueue(queue)).toEqual({ handled: 2, failed: 0 });
     expect(await outboxItems(companyId)).toHaveLength(0);
-    expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual([sent]);
+    expect((await sweepOutbox(new Date(swept + 3 * GRACE_MS), { companyIds: [companyId] })).items).toBe(0);
   });
 
   it('stores a change\'s messages in one deflated item: two call events of about 1.7 KB of JSON each in under 1 KB (2 write units in a transaction, not 8)', async () => {
-    const companyId = await nextGlobalId('test_outbox_company');
+    const companyId = await outboxCompanyId();
     const queue = newQueue();
     setEventQueue(queue);
     // A call view's worth of fields: what every call event carries; the start's two events carry nearly the same view.
@@ -145,12 +167,11 @@ describe('the outbox', () => {
     expect(items[0]!.message).toBeUndefined();
     expect(itemSize(items[0]!).bytes).toBeLessThan(1024);
     await publishStaged(staged);
-    expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual(events);
-    expect(await outboxItems(companyId)).toHaveLength(0);
+    expect(workOfBodies(await queue.peek())).toEqual(events);
   });
 
-  it('splits a change with many messages over several items, and the sweeper sends every message of each once', async () => {
-    const companyId = await nextGlobalId('test_outbox_company');
+  it('splits a change with many messages over several items, and the sweeper sends every message of each once, one envelope per item', async () => {
+    const companyId = await outboxCompanyId();
     const queue = newQueue();
     setEventQueue({ send: async () => Promise.reject(new Error('queue unavailable')), retryLater: async () => undefined });
     const start = new Date('2030-01-01T00:00:00Z');
@@ -158,15 +179,32 @@ describe('the outbox', () => {
     await publishStaged(await commit(companyId, messages, start));
     expect(await outboxItems(companyId)).toHaveLength(3);
     setEventQueue(queue);
-    expect((await sweepOutbox(new Date(start.getTime() + 61_000), { companyIds: [companyId] })).sent).toBe(60);
+    expect(await sweepOutbox(new Date(start.getTime() + GRACE_MS + 1000), { companyIds: [companyId] })).toEqual({ companies: 1, items: 3, sent: 60 });
+    expect(await queue.peek()).toHaveLength(3);
     // The queue promises no order (SQS standard): every message once.
     const byId = (a: QueueMessage, b: QueueMessage) => a.id.localeCompare(b.id);
-    expect((await queue.peek()).map((body) => JSON.parse(body) as QueueMessage).sort(byId)).toEqual([...messages].sort(byId));
-    expect(await outboxItems(companyId)).toHaveLength(0);
+    expect(workOfBodies(await queue.peek()).sort(byId)).toEqual([...messages].sort(byId));
+  });
+
+  it('keeps an envelope of a full item far below SQS\'s 256 KB per message', async () => {
+    const companyId = await outboxCompanyId();
+    const queue = newQueue();
+    setEventQueue(queue);
+    // Events of about 5 KB of JSON (a call with a long timeline): the item packing limit (64 KB of JSON) splits them.
+    const big = (): QueueMessage => {
+      const id = randomUUID();
+      return { kind: 'event', id, companyId, event: { id, name: 'call_ended', companyId, occurredAt: new Date().toISOString(), data: { id: 1, note: randomUUID().repeat(140) } } };
+    };
+    const messages = Array.from({ length: 40 }, big);
+    await publishStaged(await commit(companyId, messages, new Date()));
+    const bodies = await queue.peek();
+    expect(bodies.length).toBeGreaterThan(1);
+    for (const body of bodies) expect(Buffer.byteLength(body)).toBeLessThan(66 * 1024);
+    expect(workOfBodies(bodies)).toHaveLength(40);
   });
 
   it('sweeps items written before messages were packed (one message as JSON text in `message`)', async () => {
-    const companyId = await nextGlobalId('test_outbox_company');
+    const companyId = await outboxCompanyId();
     const queue = newQueue();
     setEventQueue(queue);
     const start = new Date('2030-01-01T00:00:00Z');
@@ -175,8 +213,10 @@ describe('the outbox', () => {
     const put = writes[0]!.Put!;
     const { messages_z: _packed, ...older } = put.Item as Record<string, unknown>;
     await db.send(new TransactWriteCommand({ TransactItems: [{ Put: { ...put, Item: { ...older, message: JSON.stringify(sent) } } }] }));
-    expect((await sweepOutbox(new Date(start.getTime() + 61_000), { companyIds: [companyId] })).sent).toBe(1);
-    expect((await queue.peek()).map((body) => JSON.parse(body))).toEqual([sent]);
+    expect((await sweepOutbox(new Date(start.getTime() + GRACE_MS + 1000), { companyIds: [companyId] })).sent).toBe(1);
+    expect(workOfBodies(await queue.peek())).toEqual([sent]);
+    pinClock(new Date(start.getTime() + GRACE_MS + 2000));
+    await drainQueue(queue);
     expect(await outboxItems(companyId)).toHaveLength(0);
   });
 });

@@ -25,6 +25,20 @@ describe('SQS event queue adapter', () => {
     sqs.restore();
   });
 
+  it('sends an outbox envelope as one message, its kind `outbox`, its messages inside the body', async () => {
+    const sqs = mockClient(SQSClient);
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    const envelope = { kind: 'outbox' as const, id: 'outbox.0001#e-1', companyId: 7, key: { pk: 'C#7#outbox', sk: '0001#e-1' }, messages: [message(1), message(2)] };
+    await new SqsEvents(new SQSClient({ region: 'us-east-1' }), 'https://sqs.example/queue').send([envelope]);
+    expect(sqs.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        QueueUrl: 'https://sqs.example/queue',
+        Entries: [{ Id: '0', MessageBody: JSON.stringify(envelope), MessageAttributes: { kind: { DataType: 'String', StringValue: 'outbox' }, company_id: { DataType: 'Number', StringValue: '7' } } }],
+      },
+    ]);
+    sqs.restore();
+  });
+
   it('keeps each batch under SQS\'s 256 KB, a big message going alone', () => {
     const kb = (n: number) => 'x'.repeat(n * 1024);
     expect(sqsBatches([kb(100), kb(100), kb(100), kb(1)])).toEqual([[0, 1], [2, 3]]);

@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { EventQueuePort, QueueMessage } from '../../ports/events.js';
+import type { EventQueueMessage, EventQueuePort } from '../../ports/events.js';
 
 /**
  * The SQS client's module, imported on first use: the SDK is external to the bundles (the Lambda
@@ -34,8 +34,8 @@ export function sqsBatches(bodies: readonly string[]): number[][] {
 
 /**
  * The SQS queue the delivery function reads. Messages go in batches of at most ten and 240 KB; a
- * batch entry SQS refuses throws, so the caller keeps its outbox item and the outbox sweeper sends
- * it again.
+ * batch entry SQS refuses throws, so the caller's outbox item is left for the outbox sweeper to
+ * send again.
  */
 export class SqsEvents implements EventQueuePort {
   constructor(
@@ -43,7 +43,7 @@ export class SqsEvents implements EventQueuePort {
     private readonly queueUrl: string,
   ) {}
 
-  async send(messages: readonly QueueMessage[], delaySeconds = 0): Promise<void> {
+  async send(messages: readonly EventQueueMessage[], delaySeconds = 0): Promise<void> {
     const bodies = messages.map((message) => JSON.stringify(message));
     for (const indexes of sqsBatches(bodies)) {
       const batch = indexes.map((index) => messages[index]!);

@@ -3,7 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { db, tableName } from '../../db/client.js';
 import { keys } from '../../db/keys.js';
-import type { QueueMessage } from '../../ports/events.js';
+import type { EventQueueMessage } from '../../ports/events.js';
 import { clock } from '../clock.js';
 
 /** A message as a consumer receives it (the fields of an SQS record the delivery function reads). */
@@ -40,7 +40,7 @@ let sendSequence = 0;
  * the events queue's by default (EventQueuePort); local background work (table-work.ts) queues
  * its own kind in a queue of its own.
  */
-export class TableQueue<Message = QueueMessage> {
+export class TableQueue<Message = EventQueueMessage> {
   private readonly listeners = new Set<() => void>();
 
   constructor(readonly options: TableQueueOptions) {}
