@@ -228,7 +228,12 @@ async function sendWebhook(message: Extract<QueueMessage, { kind: 'webhook' }>, 
   const now = clock().now();
   const target = await getRecord(companyId, 'outgoing_webhook_urls', message.urlId);
   if (!target) {
-    if (source.fireId !== null) await noteFireOutcome(companyId, source.fireId, { logId: null, delivered: false, final: true, status: null, error: 'the outgoing webhook URL was deleted' }, now);
+    // Nothing to send; the fire counts the URL as failed once, however many copies of the
+    // message arrive (the claim, settled at once).
+    if (source.fireId !== null && (await claimDelivery(companyId, message.id, now, CLAIM_LEASE_SECONDS)) === 'claimed') {
+      await noteFireOutcome(companyId, source.fireId, { logId: null, delivered: false, final: true, status: null, error: 'the outgoing webhook URL was deleted' }, now);
+      await markDelivered(companyId, message.id, now);
+    }
     return true;
   }
   if ((await claimDelivery(companyId, message.id, now, CLAIM_LEASE_SECONDS)) !== 'claimed') return true;

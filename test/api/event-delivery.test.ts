@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
+import { deliverBatch } from '../../shared/events/delivery.js';
 import { sweepOutbox } from '../../shared/events/outbox.js';
 import { simulateCall } from '../../shared/local/call-simulator.js';
 import { pinClock, restoreClock } from '../fixtures/clock.js';
@@ -332,6 +333,30 @@ describe('outgoing webhooks', () => {
     expect(fire.webhook_log_ids).toHaveLength(1);
     const log = await api(company, 'GET', `/api/v1/webhook_logs/${fire.webhook_log_ids[0]}`);
     expect(log.body.webhook_log).toMatchObject({ kind: 'outgoing_webhook', outgoing_webhook_id: webhook.id, webhook_manual_fire_id: fire.id, call_id: callId, success: true, status_code: 200 });
+  });
+
+  it('a manual fire whose URL was deleted counts it failed once, however many copies of its message arrive', async () => {
+    const { company, number } = await callSetup();
+    const callId = await answeredCall(number);
+    const webhook = await outgoing(company, 'manual', `${receiver.url}?gone=${randomUUID()}`);
+    const created = await api(company, 'POST', '/api/v1/webhook_manual_fires', { outgoing_webhook_id: webhook.id, call_id: callId });
+    expect(created.status, created.text).toBe(200);
+    await deliverQueued();
+    const fireId = created.body.webhook_manual_fire.id as number;
+    // The queue delivers at least once: the same message for a URL that no longer exists, twice.
+    const body = JSON.stringify({
+      kind: 'webhook',
+      id: `gone-${randomUUID()}`,
+      companyId: company.id,
+      outgoingWebhookId: webhook.id,
+      urlId: 987654321,
+      source: { event: null, eventId: null, fireId, callId, leadId: null, tokens: {} },
+    });
+    const copies = [1, 2].map((copy) => ({ messageId: `copy-${copy}`, receiptHandle: `copy-${copy}`, body, receiveCount: 1 }));
+    expect(await deliverBatch(copies.slice(0, 1))).toEqual([]);
+    expect(await deliverBatch(copies.slice(1))).toEqual([]);
+    const fire = (await api(company, 'GET', `/api/v1/webhook_manual_fires/${fireId}`)).body.webhook_manual_fire;
+    expect(fire).toMatchObject({ delivered_count: 1, failed_count: 1, last_error: 'the outgoing webhook URL was deleted' });
   });
 
   it('a manual fire naming a call of another company is refused', async () => {
