@@ -121,33 +121,23 @@ export function blindCounterWrite(companyId: number, buyerId: number, timeZone: 
 }
 
 /** The change that reserves one attempt and one concurrent call for dialing a buyer, within its caps. */
-function reservation(now: Date, limits: CounterChange['limits']): CounterChange {
+export function reservationChange(now: Date, limits: CounterChange['limits']): CounterChange {
   return { increments: { attempt: 1 }, concurrency: 1, limits, at: now.toISOString() };
-}
-
-/** Reserves one attempt and one concurrent call for dialing a buyer, within its caps. */
-export function reserveAttempt(companyId: number, buyerId: number, timeZone: string, now: Date, limits: CounterChange['limits'], known?: CounterItem) {
-  return applyCounterChange(companyId, buyerId, timeZone, now, reservation(now, limits), known);
 }
 
 /**
  * A reservation as a member of the transaction that saves the call (no request of its own),
- * decided from the counter item as read and conditioned exactly like reserveAttempt's update (the
+ * decided from the counter item as read and conditioned exactly like applyCounterChange's update (the
  * periods as read, every cap), so caps hold however many calls race. Refused here with the cap's
  * name when the item as read leaves no room. When its condition cancels the transaction, the
  * caller reads the item again (readCounterItem) and decides anew, as applyCounterChange does.
  */
 export function reservationWrite(companyId: number, buyerId: number, timeZone: string, now: Date, limits: CounterChange['limits'], known: CounterItem | undefined): { ok: true; write: TransactItem } | { ok: false; reason: string } {
   const periods = periodKeys(now, timeZone);
-  const change = reservation(now, limits);
+  const change = reservationChange(now, limits);
   const exceeded = changeExceeds(currentCounters(known, periods), change);
   if (exceeded) return { ok: false, reason: exceeded };
   return { ok: true, write: { Update: { TableName: tableName, Key: keys.buyerStats(companyId, buyerId), ...buildCounterUpdate(known, periods, change) } } };
-}
-
-/** Releases a concurrent call when it ends. */
-export function releaseConcurrency(companyId: number, buyerId: number, timeZone: string, now: Date) {
-  return applyCounterChange(companyId, buyerId, timeZone, now, { increments: {}, concurrency: -1 });
 }
 
 /** Zeroes the total counters (`reset_total_caps`); period counters carry on. */

@@ -23,7 +23,7 @@ import type { TokenValues } from '../routing/token-filters.js';
 import { ValidationError } from '../http/errors.js';
 import { boundData, boundTimeline, dataProblems, type TimelineEntry } from './call-limits.js';
 import { callView } from './call-view.js';
-import { createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
+import { claimRefusal, createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
 import { rollupChanges, type CallFigures } from './rollups.js';
 import { attemptBuyerFacts, attemptBuyerZone, attemptCarriedBuyer, callCountsChange, countOnBuyer } from './attempt-buyer.js';
@@ -303,13 +303,6 @@ async function transition<T>(
   throw new Error(`Call ${callId} kept changing under this transition`);
 }
 
-/** Whether a transaction was cancelled by its item at `index` (a claim): its condition failed, or another request held the item. */
-function claimRefusal(error: unknown, index: number): 'condition' | 'conflict' | undefined {
-  if (!(error instanceof TransactionCanceledException)) return undefined;
-  const code = error.CancellationReasons?.[index]?.Code;
-  return code === 'ConditionalCheckFailed' ? 'condition' : code === 'TransactionConflict' ? 'conflict' : undefined;
-}
-
 /**
  * A claim riding in a transition's save (claimInSave), kept across the change's re-runs: after a
  * save refused by the claim alone, the change chooses again from the same claim (the buyer's
@@ -445,7 +438,7 @@ async function writeNewCall(companyId: number, unrouted: Call, claim: { buyerIds
     const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
     const { writes, staged } = stageMessages(companyId, callEvents(companyId, call.in_progress && call.status !== IVR_STATUS ? ['new_call', 'call_ringing'] : ['new_call'], call, at), at);
     const created = await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, writes, claimed?.write);
-    if (created === 'claim_refused' || created === 'claim_conflict') await claim!.inSave.refused(created === 'claim_conflict');
+    if (typeof created === 'object') await claim!.inSave.refused(created.refused === 'conflict');
     else return { call, claimed, onDial, created, staged };
   }
 }

@@ -64,21 +64,29 @@ const ID_ATTEMPTS = 5;
 const CONFLICT_ATTEMPTS = 8;
 
 /**
- * Why a new call with a buyer's reservation riding in its write was not written: the reservation's
- * condition failed, or another request held the counter item that moment.
+ * Why a transaction carrying a buyer's reservation (shared/routing/claim.ts, claimInSave) was
+ * cancelled by that reservation alone: its condition failed, or another request held the counter
+ * item that moment.
  */
-export type ClaimRefusal = 'claim_refused' | 'claim_conflict';
+export type ClaimRefusal = 'condition' | 'conflict';
+
+/** The ClaimRefusal of a transaction cancelled by its item at `index` (the reservation), if that item stopped it. */
+export function claimRefusal(error: unknown, index: number): ClaimRefusal | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const code = error.CancellationReasons?.[index]?.Code;
+  return code === 'ConditionalCheckFailed' ? 'condition' : code === 'TransactionConflict' ? 'conflict' : undefined;
+}
 
 /**
  * Writes a new call with its uuid and carrier-call lookups, and counts it in its day
- * (callDayCountUpdate), in one transaction, with `claim` (a buyer's reservation) when given: a
- * ClaimRefusal when that alone stopped it. False when the
+ * (callDayCountUpdate), in one transaction, with `claim` (a buyer's reservation) when given:
+ * `{ refused }` when that alone stopped it. False when the
  * carrier's call already has a record (a retried webhook that raced the first). When another call
  * of the company got the same id (same millisecond and random part), `call.id` is drawn again for
  * the same millisecond and the write retried.
  */
 export async function createCall(companyId: number, call: CallRecord & { carrier: string; carrier_call_id: string }, alongside?: readonly TransactItem[]): Promise<boolean>;
-export async function createCall(companyId: number, call: CallRecord & { carrier: string; carrier_call_id: string }, alongside: readonly TransactItem[], claim: TransactItem | undefined): Promise<boolean | ClaimRefusal>;
+export async function createCall(companyId: number, call: CallRecord & { carrier: string; carrier_call_id: string }, alongside: readonly TransactItem[], claim: TransactItem | undefined): Promise<boolean | { refused: ClaimRefusal }>;
 export async function createCall(
   companyId: number,
   call: CallRecord & { carrier: string; carrier_call_id: string },
@@ -86,7 +94,7 @@ export async function createCall(
   alongside: readonly TransactItem[] = [],
   /** The reservation of the buyer the call dials (shared/routing/claim.ts, claimInSave). */
   claim?: TransactItem,
-): Promise<boolean | ClaimRefusal> {
+): Promise<boolean | { refused: ClaimRefusal }> {
   let conflicts = 0;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -128,8 +136,8 @@ export async function createCall(
       const reasons = error.CancellationReasons ?? [];
       if (reasons[2]?.Code === 'ConditionalCheckFailed') return false;
       // The claim's own retries (claimInSave) decide what a refused or contended reservation becomes.
-      if (claim && reasons[3]?.Code === 'ConditionalCheckFailed') return 'claim_refused';
-      if (claim && reasons[3]?.Code === 'TransactionConflict') return 'claim_conflict';
+      const refused = claim ? claimRefusal(error, 3) : undefined;
+      if (refused) return { refused };
       // Another call's transaction held the same day-count shard that moment: nothing was written, try again.
       if (reasons.some((reason) => reason.Code === 'TransactionConflict') && ++conflicts <= CONFLICT_ATTEMPTS) {
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * conflicts));

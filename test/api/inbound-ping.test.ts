@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { reserveAttempt } from '../../shared/buyers/counters.js';
+import { reserveAttempt } from '../fixtures/counters.js';
 import { createRecord, nextId } from '../../shared/db/records.js';
 import { createTestCompany, createTestUser, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';

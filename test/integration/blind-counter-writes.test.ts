@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto';
 import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyCounterChange, blindCounterWrite, readCounterItems, reserveAttempt } from '../../shared/buyers/counters.js';
+import { applyCounterChange, blindCounterWrite, readCounterItems } from '../../shared/buyers/counters.js';
+import { reserveAttempt } from '../fixtures/counters.js';
 import { currentCounters, periodKeys, type CounterChange } from '../../shared/buyers/counter-model.js';
 import { db, tableName } from '../../shared/db/client.js';
 

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { applyCounterChange, readCounterItems, releaseConcurrency, reserveAttempt, resetTotalCounters } from '../../shared/buyers/counters.js';
+import { applyCounterChange, readCounterItems, resetTotalCounters } from '../../shared/buyers/counters.js';
+import { releaseConcurrency, reserveAttempt } from '../fixtures/counters.js';
 import { currentCounters, periodKeys } from '../../shared/buyers/counter-model.js';
 
 const now = new Date('2026-11-21T05:31:00Z');
