@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { adjustCall } from '../calls/call-flow.js';
 import { blacklistDelete, blacklistPut, isBlacklisted } from '../contacts/blacklist.js';
-import { recordDncCheck } from '../reporting/dnc-checks.js';
+import { dncCheckPut } from '../reporting/dnc-checks.js';
 import type { TransactItem } from '../db/client.js';
 import { findUserToken } from '../db/companies.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
@@ -127,16 +127,20 @@ async function expireLeads(owner: LeadTokenOwner, leads: readonly LeadRecord[], 
   }
 }
 
-async function createFor(owner: LeadTokenOwner, submission: LeadSubmission, numbers: { service?: string; sms?: string }, now: Date): Promise<LeadRecord> {
+/** The intake's do-not-call log entry for the lead the submission answers with, if the check answered. */
+type DncLog = (lead: LeadRecord) => TransactItem[];
+const NO_DNC_LOG: DncLog = () => [];
+
+async function createFor(owner: LeadTokenOwner, submission: LeadSubmission, numbers: { service?: string; sms?: string }, dncLog: DncLog, now: Date): Promise<LeadRecord> {
   const { lead, decision } = newLead(owner, submission, { id: newLeadId(now), uuid: randomUUID() }, now);
   const { writes, staged } = stageMessages(owner.companyId, leadEvents(owner.companyId, decision.events, lead, now), now);
-  await createLead(owner.companyId, lead, [...leadRollupWrites(owner.companyId, undefined, leadFigures(lead)), ...sideWrites(owner, submission, lead, numbers, now), ...writes]);
+  await createLead(owner.companyId, lead, [...leadRollupWrites(owner.companyId, undefined, leadFigures(lead)), ...sideWrites(owner, submission, lead, numbers, now), ...dncLog(lead), ...writes]);
   await publishStaged(staged);
   await afterCommit(decision.step);
   return lead;
 }
 
-async function updateWith(owner: LeadTokenOwner, submission: LeadSubmission, leadId: number, numbers: { service?: string; sms?: string }, now: Date): Promise<LeadRecord | undefined> {
+async function updateWith(owner: LeadTokenOwner, submission: LeadSubmission, leadId: number, numbers: { service?: string; sms?: string }, dncLog: DncLog, now: Date): Promise<LeadRecord | undefined> {
   const { lead, saved, result } = await transitionLead(
     owner.companyId,
     leadId,
@@ -144,7 +148,7 @@ async function updateWith(owner: LeadTokenOwner, submission: LeadSubmission, lea
       // Ended meanwhile: not updated (the caller then starts a new lead).
       if (lead.status !== 'active') return { result: undefined, save: false };
       const decision = applySubmission(lead, owner, submission, now);
-      return { result: decision.step, save: true, events: decision.events, alongside: sideWrites(owner, submission, lead, numbers, now) };
+      return { result: decision.step, save: true, events: decision.events, alongside: [...sideWrites(owner, submission, lead, numbers, now), ...dncLog(lead)] };
     },
     now,
   );
@@ -176,7 +180,8 @@ export async function submitLead(params: Record<string, unknown>, now: Date): Pr
   if (submission.unblock_contact) await checkUnblockPermission(owner, params.auth_token);
   const contact = contactOf(submission)!;
   // The do-not-call check of the intake runs beside the contact's read, so it adds no wait; it
-  // only logs (GET /api/v1/dnc_check_logs), and a failed read logs nothing rather than fail.
+  // only logs (GET /api/v1/dnc_check_logs), in the transaction of the lead the response names
+  // (so no write of its own), and a failed read logs nothing rather than fail.
   const [matches, numbers, onDncList] = await Promise.all([
     leadsOfContact(owner.companyId, contact, owner.owner),
     pickNumbers(owner, submission),
@@ -187,18 +192,20 @@ export async function submitLead(params: Record<string, unknown>, now: Date): Pr
   else if (submission.expire_existing) await expireLeads(owner, matches, now);
   const targets = submission.delete_existing || submission.expire_existing ? [] : leadsToUpdate(matches, submission.update_all_matching_leads);
 
+  const dncLog: DncLog = (lead) =>
+    onDncList !== undefined && lead.caller_id ? [dncCheckPut(owner.companyId, { caller_number: lead.caller_id, blocked: onDncList, source: 'lead', lead_id: lead.id }, now)] : [];
   const updated: LeadRecord[] = [];
   for (const target of targets) {
-    const lead = await updateWith(owner, submission, target.id, numbers, now);
+    // Only the first lead saved is the one the response names, and the one the entry is about.
+    const lead = await updateWith(owner, submission, target.id, numbers, updated.length === 0 ? dncLog : NO_DNC_LOG, now);
     if (lead) updated.push(lead);
   }
   let lead = updated[0];
   const created = !lead;
   if (!lead) {
     if (submission.update_only) throw new HttpError(404, 'No active lead matches', { lead: ['no active lead matches this lead_token and contact; update_only creates none'] });
-    lead = await createFor(owner, submission, numbers, now);
+    lead = await createFor(owner, submission, numbers, dncLog, now);
   }
-  if (onDncList !== undefined && lead.caller_id) await recordDncCheck(owner.companyId, { caller_number: lead.caller_id, blocked: onDncList, source: 'lead', lead_id: lead.id }, now);
   const appliedToCallIds = submission.apply_to_calls ? (await Promise.all(updated.map((each) => applyToCalls(owner.companyId, each, submission.tokens, now)))).flat() : undefined;
   return {
     companyId: owner.companyId,

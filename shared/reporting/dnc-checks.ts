@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { putDayRecord } from '../db/day-records.js';
+import type { TransactItem } from '../db/client.js';
+import { dayRecordPut, putDayRecord } from '../db/day-records.js';
 import { timeSortableId } from '../db/ids.js';
 import type { StoredRecord } from '../db/records.js';
 import { logger } from '../logger.js';
@@ -7,8 +8,9 @@ import { logger } from '../logger.js';
 /**
  * Do-not-call checks: each time the blacklist is consulted before an outbound dial to a lead
  * (`dial`) or when a lead comes in (`lead`), one entry goes to the `dnc_check_logs` day log
- * (`GET /api/v1/dnc_check_logs`). One Put, made after the check answered; a failed Put is
- * logged and swallowed, never failing the dial or the intake.
+ * (`GET /api/v1/dnc_check_logs`). A dial's entry is one Put, made after the check answered; a
+ * failed Put is logged and swallowed, never failing the dial. A lead's entry rides in the lead's
+ * own transaction (dncCheckPut), so the intake stays one write.
  */
 export const DNC_CHECK_LOGS = 'dnc_check_logs';
 export const DNC_CHECK_SOURCES = ['dial', 'lead'] as const;
@@ -45,4 +47,9 @@ export async function recordDncCheck(companyId: number, check: DncCheck, now: Da
   } catch (error) {
     logger.warn('dnc check log not written', { companyId, source: check.source, error: String(error) });
   }
+}
+
+/** A check's entry as a member of another write's transaction. */
+export function dncCheckPut(companyId: number, check: DncCheck, now: Date): TransactItem {
+  return { Put: dayRecordPut(companyId, DNC_CHECK_LOGS, dncCheckEntry(check, now)) };
 }
