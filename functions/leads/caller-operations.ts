@@ -22,7 +22,7 @@ import { leadTokenOperation } from './token-response.js';
  */
 
 async function ownerOfToken(token: unknown): Promise<LeadTokenOwner> {
-  const owner = await findLeadTokenOwner(token);
+  const { owner } = await findLeadTokenOwner(token);
   if (!owner) throw unknownLeadToken(token);
   return owner;
 }

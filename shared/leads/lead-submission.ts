@@ -4,9 +4,11 @@ import { blacklistDelete, blacklistPut, isBlacklisted } from '../contacts/blackl
 import { dncCheckPut } from '../reporting/dnc-checks.js';
 import type { TransactItem } from '../db/client.js';
 import { findUserToken } from '../db/companies.js';
+import { keys } from '../db/keys.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import { numbersOfOffer } from '../numbers/lookup.js';
+import { RecentMap } from '../recent-map.js';
 import { serviceRandom } from '../routing/random.js';
 import { reservationPut, type NumberReservation } from '../routing/reservations.js';
 import { applySubmission, endLead, leadsToUpdate, newLead, type LeadTokenOwner, type StepEffect } from './lead-changes.js';
@@ -172,20 +174,42 @@ async function applyToCalls(companyId: number, lead: LeadRecord, tokens: LeadSub
   return applied;
 }
 
+/**
+ * Which company each lead token led to, remembered by the function instance, so the next
+ * submission with that token reads the caller's blacklist entry in the token's own BatchGetItem.
+ * Only a hint: the entry is used when the token lookup read beside it names the same company.
+ */
+const tokenCompanies = new RecentMap<string, number>(1_000);
+
+/** The submission's fields when they are valid, else undefined (the errors are raised in order later). */
+function validSubmission(params: Record<string, unknown>): LeadSubmission | undefined {
+  try {
+    return readSubmission(params);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function submitLead(params: Record<string, unknown>, now: Date): Promise<SubmissionResult> {
-  const owner = await findLeadTokenOwner(params.lead_token);
+  const hintedCompany = typeof params.lead_token === 'string' ? tokenCompanies.get(params.lead_token) : undefined;
+  const hintedCaller = hintedCompany === undefined ? undefined : validSubmission(params)?.caller_id;
+  const hintedKey = hintedCompany !== undefined && hintedCaller ? keys.blacklist(hintedCompany, hintedCaller) : undefined;
+  const { owner, also } = await findLeadTokenOwner(params.lead_token, hintedKey ? [hintedKey] : []);
   if (!owner) throw unknownLeadToken(params.lead_token);
+  tokenCompanies.set(owner.leadToken, owner.companyId);
   const submission = readSubmission(params);
   checkInstructions(owner, submission);
   if (submission.unblock_contact) await checkUnblockPermission(owner, params.auth_token);
   const contact = contactOf(submission)!;
-  // The do-not-call check of the intake runs beside the contact's read, so it adds no wait; it
-  // only logs (GET /api/v1/dnc_check_logs), in the transaction of the lead the response names
-  // (so no write of its own), and a failed read logs nothing rather than fail.
+  // The do-not-call check of the intake: read in the token's BatchGetItem when the instance knew
+  // the token's company, else beside the contact's read; either way it adds no wait. It only logs
+  // (GET /api/v1/dnc_check_logs), in the transaction of the lead the response names (so no write
+  // of its own), and a failed read logs nothing rather than fail.
+  const dncAnswered = hintedKey !== undefined && hintedCompany === owner.companyId && hintedCaller === submission.caller_id;
   const [matches, numbers, onDncList] = await Promise.all([
     leadsOfContact(owner.companyId, contact, owner.owner),
     pickNumbers(owner, submission),
-    submission.caller_id ? isBlacklisted(owner.companyId, submission.caller_id).catch(() => undefined) : undefined,
+    dncAnswered ? also.some((item) => item.pk === hintedKey.pk && item.sk === hintedKey.sk) : submission.caller_id ? isBlacklisted(owner.companyId, submission.caller_id).catch(() => undefined) : undefined,
   ]);
 
   if (submission.delete_existing) for (const match of matches) await deleteLeadById(owner.companyId, match.id);

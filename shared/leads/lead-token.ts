@@ -1,4 +1,4 @@
-import { keys } from '../db/keys.js';
+import { keys, type Key } from '../db/keys.js';
 import { getItems } from '../db/records.js';
 import { resolveTimeZone } from '../time-zones.js';
 import type { LeadTokenOwner } from './lead-changes.js';
@@ -21,14 +21,20 @@ function numberOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-/** The offer or schedule a lead token belongs to, or undefined when none does. */
-export async function findLeadTokenOwner(token: unknown): Promise<LeadTokenOwner | undefined> {
-  if (!plausibleLeadToken(token)) return undefined;
+/**
+ * The offer or schedule a lead token belongs to, or undefined when none does. `alongside`: other
+ * keys read in the same BatchGetItem (the caller's own use: their items come back in `also`).
+ */
+export async function findLeadTokenOwner(token: unknown, alongside: readonly Key[] = []): Promise<{ owner?: LeadTokenOwner; also: Record<string, unknown>[] }> {
+  if (!plausibleLeadToken(token)) return { also: [] };
   const offerKey = keys.globalLookup('offers', 'lead_token', token);
   const scheduleKey = keys.globalLookup('schedules', 'lead_token', token);
-  const items = await getItems([offerKey, scheduleKey]);
-  const offer = items.find((item) => item.pk === offerKey.pk);
-  const schedule = items.find((item) => item.pk === scheduleKey.pk);
+  const items = await getItems([offerKey, scheduleKey, ...alongside]);
+  const isLookup = (item: Record<string, unknown>) => item.pk === offerKey.pk || item.pk === scheduleKey.pk;
+  return { owner: ownerOf(token, items.find((item) => item.pk === offerKey.pk), items.find((item) => item.pk === scheduleKey.pk)), also: items.filter((item) => !isLookup(item)) };
+}
+
+function ownerOf(token: string, offer: Record<string, unknown> | undefined, schedule: Record<string, unknown> | undefined): LeadTokenOwner | undefined {
   if (schedule) {
     const id = Number(schedule.id);
     return {

@@ -20,31 +20,40 @@ const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand'])
 const ofService = (requests: LoggedRequest[]) => requests.filter((request) => !/"(SCHED|Q)#/.test(JSON.stringify(request.input)));
 
 describe('a lead submission', () => {
-  it('reads in 2 steps (3 for an update) and writes one transaction that holds its do-not-call log entry', async () => {
+  it('reads in 2 steps (3 for an update), 2 reads once the instance knows the token, and writes one transaction holding its do-not-call log entry', async () => {
     const company = await createTestCompany('lead-requests');
     const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Leads' });
     const schedule = await createThrough(gateway, company, '/api/v1/schedules', { name: 'S', offer_id: offer.id });
-    const submit = async (token: string, caller: string) => {
+    const blocked = '+14155557003';
+    expect((await call(gateway, { method: 'POST', path: `/api/v1/contacts/${encodeURIComponent(blocked)}/caller_block`, authorization: company.authorization })).status).toBe(200);
+    const cases = [
+      // The token's first submission in this instance: the blacklist GetItem goes beside the contact's Query.
+      { token: schedule.lead_token, caller: '+14155557001', reads: 3, steps: 2, blacklistGets: 1, blocked: false },
+      // Known token: the blacklist entry is read in the token lookup's BatchGetItem.
+      { token: schedule.lead_token, caller: '+14155557002', reads: 2, steps: 2, blacklistGets: 0, blocked: false },
+      { token: schedule.lead_token, caller: blocked, reads: 2, steps: 2, blacklistGets: 0, blocked: true },
+      { token: offer.lead_token, caller: '+14155557004', reads: 3, steps: 2, blacklistGets: 1, blocked: false },
+      // An update adds the versioned read of the lead it updates.
+      { token: schedule.lead_token, caller: '+14155557001', reads: 3, steps: 3, blacklistGets: 0, blocked: false },
+    ];
+    for (const expected of cases) {
       log.reset();
-      const reply = await call(gateway, { method: 'POST', path: `/api/v1/leads?lead_token=${token}&caller_id=${encodeURIComponent(caller)}&first_name=Ada` });
+      const reply = await call(gateway, { method: 'POST', path: `/api/v1/leads?lead_token=${expected.token}&caller_id=${encodeURIComponent(expected.caller)}&first_name=Ada` });
       expect(reply.status, reply.text).toBe(200);
-      return { lead: reply.body.lead as Record<string, any>, requests: ofService(log.requests) };
-    };
-
-    for (const [token, caller, readSteps] of [[schedule.lead_token, '+14155557001', 2], [offer.lead_token, '+14155557002', 2], [schedule.lead_token, '+14155557001', 3]] as const) {
-      const { lead, requests } = await submit(token, caller);
+      const requests = ofService(log.requests);
       const writes = requests.filter((request) => !READS.has(request.command));
       expect(writes.map((request) => request.command)).toEqual(['TransactWriteItemsCommand']);
       const members = (writes[0]!.input.TransactItems as Array<Record<string, any>>).map((item) => item.Put?.Item ?? {});
-      expect(members).toContainEqual(expect.objectContaining({ pk: expect.stringMatching(/#dnc_check_logs#/), caller_number: caller, source: 'lead', lead_id: lead.id }));
+      expect(members).toContainEqual(expect.objectContaining({ pk: expect.stringMatching(/#dnc_check_logs#/), caller_number: expected.caller, source: 'lead', blocked: expected.blocked, lead_id: reply.body.lead.id }));
       const reads = requests.filter((request) => READS.has(request.command));
-      // The token lookup; the contact's leads with the blacklist entry beside it; an update adds the versioned read of the lead.
-      expect(new Set(reads.map((request) => request.step)).size).toBe(readSteps);
-      expect(reads.filter((request) => request.command === 'GetItemCommand' && JSON.stringify(request.input).includes('#blacklist')).length).toBe(1);
+      expect({ reads: reads.length, steps: new Set(reads.map((request) => request.step)).size }, expected.caller).toEqual({ reads: expected.reads, steps: expected.steps });
+      expect(reads.filter((request) => request.command === 'GetItemCommand' && JSON.stringify(request.input).includes('#blacklist')).length).toBe(expected.blacklistGets);
     }
 
     const logs = await call(gateway, { method: 'GET', path: '/api/v1/dnc_check_logs?source=lead', authorization: company.authorization });
     expect(logs.status, logs.text).toBe(200);
-    expect(logs.body.dnc_check_logs.map((entry: Record<string, unknown>) => entry.caller_number)).toEqual(['+14155557001', '+14155557002', '+14155557001']);
+    expect(logs.body.dnc_check_logs.map((entry: Record<string, unknown>) => [entry.caller_number, entry.blocked])).toEqual(
+      [...cases].reverse().map((each) => [each.caller, each.blocked]),
+    );
   });
 });
