@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { TransactItem } from '../db/client.js';
 import type { Key } from '../db/keys.js';
 import type { QueueMessage } from '../ports/events.js';
 import type { ChangeAuthor } from './change-log.js';
@@ -104,8 +105,22 @@ export interface ResourceBehaviour {
    * sent, instructions included (a rotated secret, the state a re-enabled subscription clears).
    */
   prepareUpdate?: (context: HookContext, before: Record<string, unknown>, fields: Record<string, unknown>) => Promise<Record<string, unknown>>;
-  /** Effects after a delete (taking the record out of other records' lists). */
+  /**
+   * Items written in the delete's own transaction: the mark of work the delete leaves to the
+   * background (a deleted contact field's values), so that work exists exactly when the delete does.
+   */
+  deleteWrites?: (context: HookContext, record: Record<string, unknown>) => TransactItem[];
+  /** Effects after a delete (taking the record out of other records' lists, queueing the work `deleteWrites` marked). */
   afterDelete?: (context: HookContext, record: Record<string, unknown>) => Promise<void>;
+}
+
+/**
+ * Records of a resource that are being removed in the background (the values of a deleted
+ * contact field): the predicate that hides them, and the stored attributes it reads.
+ */
+export interface HiddenRecords {
+  hides: (record: Record<string, unknown>) => boolean;
+  attributes: readonly string[];
 }
 
 /** What hooks see of the request. */
@@ -180,6 +195,12 @@ export interface ResourceDefinition extends ResourceRouting, ResourceView {
   check?: (record: Record<string, unknown>) => Record<string, string[]>;
   /** Fields the schemas accept that are instructions, not stored values (`reset_total_caps`). */
   instructions?: readonly string[];
+  /**
+   * Records hidden from list, show, update and delete while they wait to be removed in the
+   * background; undefined when none are (a list then keeps its unfiltered reads). Read once per
+   * request, so keep it to one small read.
+   */
+  hiddenRecords?: (companyId: number) => Promise<HiddenRecords | undefined>;
   /** Items that live and die with a record (a buyer's counters), deleted in the same transaction. */
   companions?: (companyId: number, id: number) => Key[];
   /**
