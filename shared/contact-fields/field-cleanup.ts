@@ -4,11 +4,10 @@ import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
 import { deleteRecord, deleteRecordsTogether, queryAllRecords, queryRecordPage, updateRecord, type StoredRecord } from '../db/records.js';
 import { budgetFromEnv } from '../db/work-lease.js';
-import { contactFieldValues } from '../resources/contact-fields.js';
-import { lookupsOf } from '../resources/engine.js';
 import { CONTACT_FIELD_VALUES, CONTACT_FIELD_VIEWS } from './field-store.js';
 import { inGroups, pageOfCleanup, viewsWithout, type FieldCleanupRef } from './field-cleanup-plan.js';
 import { continueFieldCleanup, markActive, pendingCleanup } from './field-cleanup-store.js';
+import { FIELD_OWNER } from './value-owner.js';
 
 /**
  * A deleted contact field's cleanup, as background work (AWS: the lead runner takes it from its
@@ -38,7 +37,8 @@ export type CleanupOutcome = 'missing' | 'behind' | 'in_progress' | 'completed';
 async function deleteValues(companyId: number, values: readonly StoredRecord[]): Promise<number> {
   let deleted = 0;
   for (const group of inGroups(values, VALUES_PER_TRANSACTION)) {
-    const lookups = (value: StoredRecord) => lookupsOf(contactFieldValues, companyId, value).map((lookup) => lookup.key);
+    // The engine's company-scoped unique lookup of the pair (lookupsOf, not loaded here: it brings the CRUD engine).
+    const lookups = (value: StoredRecord) => (value[FIELD_OWNER] ? [keys.lookup(companyId, CONTACT_FIELD_VALUES, FIELD_OWNER, String(value[FIELD_OWNER]))] : []);
     if (await deleteRecordsTogether(companyId, CONTACT_FIELD_VALUES, group.map((value) => ({ id: value.id, lookups: lookups(value) })))) {
       deleted += group.length;
       continue;
@@ -75,8 +75,8 @@ export async function advanceFieldCleanup(ref: FieldCleanupRef, options: { now?:
       direction: 'asc',
       limit: pageSize,
       afterId: cursor || undefined,
-      // What deciding and deleting need (the unique lookup's field); DynamoDB still bills the whole items read.
-      attributes: ['contact_field_id', ...(contactFieldValues.unique ?? []).map(({ field }) => field)],
+      // What deciding and deleting need; DynamoDB still bills the whole items read.
+      attributes: ['contact_field_id', FIELD_OWNER],
     });
     const step = pageOfCleanup(ref.fieldId, page.records, cursor);
     const removed = await deleteValues(ref.companyId, step.doomed);

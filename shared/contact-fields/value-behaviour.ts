@@ -5,6 +5,7 @@ import { getLead, leadsOfContact } from '../leads/lead-store.js';
 import type { HookContext } from '../resources/define.js';
 import { checkFieldValue, isBlankValue } from './field-types.js';
 import { appliesTo, getContactField, type ContactField, type OwnerKind } from './field-store.js';
+import { FIELD_OWNER } from './value-owner.js';
 
 /**
  * The contact_field_values resource's behaviour: the owner is exactly one contact (a caller
@@ -49,7 +50,7 @@ export async function prepareCreate(context: HookContext, fields: Record<string,
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const value = checkedValue(field!, 'value' in fields ? fields.value : field!.default_value);
   const owner = leadId === null ? `contact:${contactId}` : `lead:${leadId}`;
-  return { contact_field_id: fieldId, contact_id: contactId, lead_id: leadId, value, field_owner: `${fieldId}:${owner}` };
+  return { contact_field_id: fieldId, contact_id: contactId, lead_id: leadId, value, [FIELD_OWNER]: `${fieldId}:${owner}` };
 }
 
 export async function prepareUpdate(context: HookContext, before: Record<string, unknown>, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
