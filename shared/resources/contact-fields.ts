@@ -84,8 +84,6 @@ export const contactFieldValues = defineResource({
   order: { values: ['id', 'created_at', 'updated_at'], default: 'id' },
   // One value per field and owner: `field_owner` (`<field id>:contact:<number>` or `<field id>:lead:<id>`) is set on create.
   unique: [{ field: FIELD_OWNER, scope: 'company' }],
-  // The values of a deleted field are gone for the API at once; the background deletes them.
-  hiddenRecords: async (companyId) => (await import('../contact-fields/field-cleanup-store.js')).hiddenFieldValues(companyId),
   behaviour: () => import('../contact-fields/value-behaviour.js'),
 });
 

@@ -71,6 +71,12 @@ export interface ResourceView {
   foreignKeys?: Record<string, ForeignKey>;
   /** The enricher, loaded on first use (it reads the table). */
   enrich?: () => Promise<Enricher>;
+  /**
+   * Records hidden from list, show, update, delete and exports while they wait to be removed in
+   * the background; undefined when none are (a list then keeps its unfiltered reads). Read once
+   * per request, so keep it to one small read.
+   */
+  hiddenRecords?: (companyId: number) => Promise<HiddenRecords | undefined>;
 }
 
 /** Hooks of a resource that read or write beyond its own record. */
@@ -195,12 +201,6 @@ export interface ResourceDefinition extends ResourceRouting, ResourceView {
   check?: (record: Record<string, unknown>) => Record<string, string[]>;
   /** Fields the schemas accept that are instructions, not stored values (`reset_total_caps`). */
   instructions?: readonly string[];
-  /**
-   * Records hidden from list, show, update and delete while they wait to be removed in the
-   * background; undefined when none are (a list then keeps its unfiltered reads). Read once per
-   * request, so keep it to one small read.
-   */
-  hiddenRecords?: (companyId: number) => Promise<HiddenRecords | undefined>;
   /** Items that live and die with a record (a buyer's counters), deleted in the same transaction. */
   companions?: (companyId: number, id: number) => Key[];
   /**

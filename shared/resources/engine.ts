@@ -28,8 +28,8 @@ import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
 import { author, changeLogWrites, retryLogCollision } from './change-log.js';
 import { envelopeAssociations } from './associations.js';
-import { allColumns, checkedForeignKeys, supports, type CrudOperation, type HiddenRecords, type HookContext, type ResourceDefinition, type ResourceView } from './define.js';
-import { conditionAttributes, recordPredicate, type ListConditions } from './list-conditions.js';
+import { allColumns, checkedForeignKeys, supports, type CrudOperation, type HookContext, type ResourceDefinition, type ResourceView } from './define.js';
+import { conditionAttributes, recordPredicate, withoutHidden, type ListConditions } from './list-conditions.js';
 import { resourceListSchema } from './list-schema.js';
 import { pickColumns, serializeDefaults, serializeRecord, type AssociationValues, type SerializeOptions } from './serialize.js';
 
@@ -75,12 +75,6 @@ export async function findOrThrow(resource: ResourceDefinition, companyId: numbe
   // A record waiting to be removed in the background is gone for the API already.
   if (!record || (resource.hiddenRecords && (await resource.hiddenRecords(companyId))?.hides(record))) throw new NotFoundError();
   return record;
-}
-
-/** The list's predicate with the resource's hidden records left out. */
-function withoutHidden(accept: ((record: Record<string, unknown>) => boolean) | undefined, hidden: HiddenRecords | undefined) {
-  if (!hidden) return accept;
-  return (record: Record<string, unknown>) => !hidden.hides(record) && (!accept || accept(record));
 }
 
 /** Drops the fields that instruct the write instead of being stored. */

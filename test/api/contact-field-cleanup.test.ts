@@ -99,6 +99,8 @@ describe('deleting a contact field', () => {
     expect404(await as(w.company, 'DELETE', `/api/v1/contact_field_values/${one.id}`));
     const csv = await call(gateway, { path: '/api/v1/contact_field_values.csv?columns=id,contact_field_id', authorization: w.company.authorization });
     expect(csv.text.trim().split('\n').slice(1)).toEqual(w.values.kept.map((value) => `${value.id},${w.kept.id}`));
+    const exporter = recordOf(await as(w.company, 'POST', '/api/v1/admin_table_exporters', { data_type: 'contact_field_values' }), 'admin_table_exporter');
+    expect(exporter).toMatchObject({ total_records_count: LEADS, succeeded_at: expect.any(String) });
 
     // 24 values, 5 a page: 5 pages, each step one page and the next step queued.
     expect(await drainLocalWork()).toBe(5);
