@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import { clock } from '../../shared/adapters/clock.js';
-import { sweepFieldCleanups } from '../../shared/contact-fields/field-cleanup-store.js';
+import { sweepFieldCleanups } from '../../shared/contact-fields/field-cleanup-queue.js';
 import { sweepOutbox } from '../../shared/events/outbox.js';
 import { sweepOverdueSteps } from '../../shared/leads/overdue-steps.js';
 import { logger } from '../../shared/logger.js';
@@ -12,7 +12,7 @@ import { functionObservability } from '../../shared/observability/middleware.js'
  * between commit and publish, a queue outage, or a delivery function behind the queue), then
  * schedules again the lead steps such a crash left unscheduled (shared/leads/overdue-steps.ts)
  * and queues again the deleted contact fields' cleanups that stalled
- * (shared/contact-fields/field-cleanup-store.ts). Each sweep runs even when another failed; any
+ * (shared/contact-fields/field-cleanup-queue.ts). Each sweep runs even when another failed; any
  * failure fails the run (alarmed).
  */
 export const handler = middy<unknown, { companies: number; items: number; sent: number; leadStepsRescheduled: number; fieldCleanupsQueued: number }>()

@@ -3,7 +3,8 @@ import { ConflictError } from '../http/errors.js';
 import { logger } from '../logger.js';
 import type { HookContext } from '../resources/define.js';
 import { checkFieldDeclaration, type FieldDeclaration } from './field-types.js';
-import { cleanupItemWrite, continueFieldCleanup } from './field-cleanup-store.js';
+import { continueFieldCleanup } from './field-cleanup-queue.js';
+import { cleanupItemWrite } from './field-cleanup-store.js';
 import { appliesTo, firstValueOf, type ContactField } from './field-store.js';
 
 /**
@@ -52,7 +53,7 @@ export function deleteWrites(context: HookContext, record: Record<string, unknow
 /**
  * Queues the cleanup of the deleted field's values and views (shared/contact-fields/field-cleanup.ts);
  * the DELETE answers at once. A queueing failure is logged, not answered: the field is deleted and
- * its values hidden, and the recovery sweep queues the cleanup again (field-cleanup-store.ts).
+ * its values hidden, and the recovery sweep queues the cleanup again (field-cleanup-queue.ts).
  */
 export async function afterDelete(context: HookContext, record: Record<string, unknown>): Promise<void> {
   const ref = { companyId: context.companyId, fieldId: Number(record.id) };

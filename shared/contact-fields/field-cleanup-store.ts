@@ -1,10 +1,8 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { allCompanyIds } from '../db/companies.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
 import { keys } from '../db/keys.js';
-import { logger } from '../logger.js';
 import type { HiddenRecords } from '../resources/define.js';
-import { FIELD_CLEANUP_KIND, type FieldCleanupRef } from './field-cleanup-plan.js';
+import type { FieldCleanupRef } from './field-cleanup-plan.js';
 
 /**
  * The pending cleanups of deleted contact fields (docs/resources.md, "Contact fields"). A field's
@@ -12,8 +10,9 @@ import { FIELD_CLEANUP_KIND, type FieldCleanupRef } from './field-cleanup-plan.j
  * the background work (shared/contact-fields/field-cleanup.ts), which notes its progress on the
  * item (`cursor`, `active_at`) and deletes it when done. So the work exists exactly when the
  * delete does: a queueing that failed, or a chain of steps that stopped (a crash, every retry
- * failed), leaves an item whose `active_at` grows old, and the sweep queues it again.
- * Until then the field's values are hidden from the API (hiddenFieldValues).
+ * failed), leaves an item whose `active_at` grows old, and the recovery sweep queues it again
+ * (field-cleanup-queue.ts). Until then the field's values are hidden from the API
+ * (hiddenFieldValues). Reads and notes only: the engine and the admin exports load it.
  */
 export interface PendingCleanup {
   field_id: number;
@@ -25,11 +24,6 @@ export interface PendingCleanup {
   /** When a step last made progress, or the work was last queued. */
   active_at: string;
 }
-
-/** How long a pending cleanup may make no progress before the sweep queues it again. */
-export const STALLED_CLEANUP_MS = 5 * 60_000;
-/** Cleanups one sweep queues again per company, at most (the rest come on the next sweeps). */
-const SWEPT_PER_COMPANY = 25;
 
 /** The cleanup item, written in the field's delete transaction. */
 export function cleanupItemWrite(ref: FieldCleanupRef, now: Date): TransactItem {
@@ -78,36 +72,4 @@ export async function markActive(ref: FieldCleanupRef, now: Date, progress?: { c
     if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
     throw error;
   }
-}
-
-/** Queues the cleanup's next step in the background (the adapter loaded on first use). */
-export async function continueFieldCleanup(ref: FieldCleanupRef, delaySeconds = 0): Promise<void> {
-  await (await import('../adapters/background-work.js')).backgroundWork().enqueue({ kind: FIELD_CLEANUP_KIND, ...ref }, delaySeconds);
-}
-
-/**
- * The recovery sweep: queues again every cleanup that made no progress for STALLED_CLEANUP_MS
- * (one Query per company). Run every minute by the outbox sweeper's function in AWS and by an
- * interval in `npm start`. A cleanup merely slow gets a second chain of steps, which is harmless.
- */
-export async function sweepFieldCleanups(now: Date, companyIds?: readonly number[]): Promise<{ companies: number; queued: FieldCleanupRef[] }> {
-  const companies = companyIds ?? (await allCompanyIds());
-  const before = now.getTime() - STALLED_CLEANUP_MS;
-  const queued: FieldCleanupRef[] = [];
-  for (const companyId of companies) {
-    for (const cleanup of await pendingCleanups(companyId, SWEPT_PER_COMPANY)) {
-      if (Date.parse(cleanup.active_at) > before) continue;
-      const ref = { companyId, fieldId: cleanup.field_id };
-      // Noted first, so the next sweeps leave it to this one's step for STALLED_CLEANUP_MS again.
-      if (!(await markActive(ref, now))) continue;
-      try {
-        await continueFieldCleanup(ref);
-        queued.push(ref);
-      } catch (error) {
-        logger.error('could not queue a stalled contact field cleanup (the sweep tries again)', { ...ref, error });
-      }
-    }
-  }
-  if (queued.length) logger.warn('stalled contact field cleanups queued again', { queued });
-  return { companies: companies.length, queued };
 }

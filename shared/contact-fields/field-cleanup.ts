@@ -6,7 +6,8 @@ import { deleteRecord, deleteRecordsTogether, queryAllRecords, queryRecordPage, 
 import { budgetFromEnv } from '../db/work-lease.js';
 import { CONTACT_FIELD_VALUES, CONTACT_FIELD_VIEWS } from './field-store.js';
 import { inGroups, pageOfCleanup, viewsWithout, type FieldCleanupRef } from './field-cleanup-plan.js';
-import { continueFieldCleanup, markActive, pendingCleanup } from './field-cleanup-store.js';
+import { continueFieldCleanup } from './field-cleanup-queue.js';
+import { markActive, pendingCleanup } from './field-cleanup-store.js';
 import { FIELD_OWNER } from './value-owner.js';
 
 /**

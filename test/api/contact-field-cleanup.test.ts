@@ -4,7 +4,8 @@ import { backgroundWork, drainLocalWork, setBackgroundWork } from '../../shared/
 import { clock } from '../../shared/adapters/clock.js';
 import type { TableWork } from '../../shared/adapters/local/table-work.js';
 import { advanceFieldCleanup } from '../../shared/contact-fields/field-cleanup.js';
-import { pendingCleanups, STALLED_CLEANUP_MS, sweepFieldCleanups } from '../../shared/contact-fields/field-cleanup-store.js';
+import { STALLED_CLEANUP_MS, sweepFieldCleanups } from '../../shared/contact-fields/field-cleanup-queue.js';
+import { pendingCleanups } from '../../shared/contact-fields/field-cleanup-store.js';
 import { keys } from '../../shared/db/keys.js';
 import { countRecords, getLookup, queryAllRecords } from '../../shared/db/records.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
