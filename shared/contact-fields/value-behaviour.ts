@@ -56,7 +56,7 @@ export async function prepareCreate(context: HookContext, fields: Record<string,
 export async function prepareUpdate(context: HookContext, before: Record<string, unknown>, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (!('value' in fields)) return {};
   const field = await getContactField(context.companyId, Number(before.contact_field_id));
-  // A field's values go with it; a value whose field is gone is being deleted with it.
+  // A field's values go with it (hidden at once, deleted in the background); one whose field is gone anyway (created as the field was deleted) is refused.
   if (!field) throw new ValidationError({ contact_field_id: [`does not exist: ${before.contact_field_id}`] });
   return { value: checkedValue(field, fields.value) };
 }
