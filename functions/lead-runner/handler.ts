@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { clock } from '../../shared/adapters/clock.js';
+import { fieldCleanupOf, type FieldCleanupRef } from '../../shared/contact-fields/field-cleanup-plan.js';
 import { importWorkOf, type ImportRef } from '../../shared/contact-imports/import-keys.js';
 import type { LeadStepEntry } from '../../shared/leads/lead-record.js';
 import { runLeadStep } from '../../shared/leads/step-runner.js';
@@ -11,7 +12,8 @@ import { functionObservability } from '../../shared/observability/middleware.js'
 
 /**
  * The lead runner: runs one lead's schedule step per entry (shared/leads/step-runner.ts), and
- * the contact import steps queued on its steps queue (uploads' arrivals included).
+ * the background work queued on its steps queue: contact import steps (uploads' arrivals
+ * included) and deleted contact fields' cleanups.
  * Invoked by EventBridge Scheduler with the entry as the event (asynchronously: a thrown error
  * is retried twice by Lambda, then goes to the runner's dead-letter queue), and by its steps
  * queue for steps due within a minute (SQS event source with partial batch responses: only the
@@ -38,24 +40,46 @@ function parseBody(body: string): LeadStepEntry | undefined {
   }
 }
 
-/** A queued contact import step (or an upload's arrival), when the message is one. */
-function importWorkIn(body: string): ImportRef | undefined {
+/** Background work queued on the steps queue, when the message is some. */
+type QueuedWork = { kind: 'contact_import'; ref: ImportRef } | { kind: 'contact_field_cleanup'; ref: FieldCleanupRef };
+
+/** The background work a message stands for: a contact import step (or an upload's arrival), a contact field's cleanup. */
+function queuedWorkIn(body: string): QueuedWork | undefined {
+  let message: unknown;
   try {
-    return importWorkOf(JSON.parse(body));
+    message = JSON.parse(body);
   } catch {
     return undefined;
   }
+  const cleanup = fieldCleanupOf(message);
+  if (cleanup) return { kind: 'contact_field_cleanup', ref: cleanup };
+  const imported = importWorkOf(message);
+  return imported ? { kind: 'contact_import', ref: imported } : undefined;
 }
 
-/** Time the runner leaves itself after an import step's budget (the step's last batch, the next messages). */
-const IMPORT_MARGIN_MS = 20_000;
+/** Time the runner leaves itself after a background step's budget (the step's last batch or page, the next messages). */
+const BACKGROUND_MARGIN_MS = 20_000;
 
-/** Runs one step of a contact import (shared/contact-imports/import-work.ts), within what is left of this invocation. */
-async function runImportStep(ref: ImportRef, context: Context | undefined): Promise<void> {
-  const { advanceImport, backgroundBudgetMs } = await import('../../shared/contact-imports/import-work.js');
+/** A background step's budget: its own, cut to what is left of this invocation. */
+function budgetWithin(own: number, context: Context | undefined): number {
   const remaining = context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
-  const outcome = await advanceImport(ref, { budgetMs: Math.max(0, Math.min(backgroundBudgetMs(), remaining - IMPORT_MARGIN_MS)) });
-  logger.info('contact import step', { ...ref, outcome });
+  return Math.max(0, Math.min(own, remaining - BACKGROUND_MARGIN_MS));
+}
+
+/**
+ * Runs one step of background work within what is left of this invocation: a contact import's
+ * (shared/contact-imports/import-work.ts) or a deleted contact field's cleanup (shared/contact-fields/field-cleanup.ts).
+ */
+async function runBackgroundStep(work: QueuedWork, context: Context | undefined): Promise<void> {
+  if (work.kind === 'contact_field_cleanup') {
+    const { advanceFieldCleanup, cleanupBudgetMs } = await import('../../shared/contact-fields/field-cleanup.js');
+    const outcome = await advanceFieldCleanup(work.ref, { budgetMs: budgetWithin(cleanupBudgetMs(), context) });
+    logger.info('contact field cleanup step', { ...work.ref, outcome });
+    return;
+  }
+  const { advanceImport, backgroundBudgetMs } = await import('../../shared/contact-imports/import-work.js');
+  const outcome = await advanceImport(work.ref, { budgetMs: budgetWithin(backgroundBudgetMs(), context) });
+  logger.info('contact import step', { ...work.ref, outcome });
 }
 
 function isSqsEvent(event: RunnerEvent): event is SQSEvent {
@@ -91,13 +115,13 @@ export const handler = middy<RunnerEvent, RunnerResult, Error, Context>()
     }
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     for (const record of event.Records) {
-      // The same queue carries contact import steps and uploads' arrivals (docs/resources.md, "Contact imports").
-      const work = importWorkIn(record.body);
+      // The same queue carries background work: contact import steps, uploads' arrivals, field cleanups (docs/resources.md).
+      const work = queuedWorkIn(record.body);
       if (work) {
         try {
-          await runImportStep(work, context);
+          await runBackgroundStep(work, context);
         } catch (error) {
-          logger.error('contact import step failed; the queue retries it', { ...work, error });
+          logger.error('background step failed; the queue retries it', { kind: work.kind, ...work.ref, error });
           failures.push({ itemIdentifier: record.messageId });
         }
         continue;

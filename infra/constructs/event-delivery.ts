@@ -14,7 +14,7 @@ import { allowSendingEmail } from './grants.js';
 
 /** What delivering does to the table: read subscriptions, webhooks and calls; claim, log, note on records; delete a received envelope's outbox item. */
 export const DELIVERY_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
-/** What the outbox sweeper does: list companies, read outbox items, note when it sent one. */
+/** What the outbox sweeper does: list companies, read outbox items, note when it sent one; list pending contact field cleanups, note when it queued one again. */
 export const OUTBOX_SWEEPER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'] as const;
 
 /** The delivery function's timeout: ten sends at once, each at most 10 s, plus the table's work. */

@@ -91,7 +91,8 @@ export class LeadRunner extends Construct {
       deadLetterQueue: this.runnerDeadLetters,
     });
     this.function.addEventSource(new SqsEventSource(this.stepsQueue, { batchSize: 10, reportBatchItemFailures: true }));
-    // What the engine does to the table: what the route groups that change leads may do.
+    // What the engine does to the table: what the route groups that change leads may do (enough for
+    // the background work too: import rows, a deleted contact field's values deleted in transactions).
     this.function.addToRolePolicy(new iam.PolicyStatement({ actions: [...routeGroups.leads.tableActions], resources: [props.table.tableArn, `${props.table.tableArn}/index/*`] }));
     this.function.addEnvironment('EVENTS_ADAPTER', 'sqs');
     this.function.addEnvironment('EVENTS_QUEUE_URL', props.eventsQueue.queueUrl);

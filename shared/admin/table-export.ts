@@ -6,7 +6,7 @@ import { ValidationError } from '../http/errors.js';
 import { EXPORTABLE_RESOURCES } from '../resources/admin-exports.js';
 import { allColumns, type HookContext, type ResourceBehaviour, type ResourceView } from '../resources/define.js';
 import { serializeMany } from '../resources/engine.js';
-import { recordPredicate } from '../resources/list-conditions.js';
+import { recordPredicate, withoutHidden } from '../resources/list-conditions.js';
 import { exportFileKey } from './export-keys.js';
 
 /**
@@ -57,12 +57,14 @@ export async function runExport(context: HookContext, exporter: Record<string, u
   const resource = await exportedView(exporter.data_type);
   const columns = exportColumns(resource, exporter.export_column_names);
   const perFile = Number(exporter.records_per_file) || 1;
-  const accept = recordPredicate({
+  const inWindow = recordPredicate({
     equals: {},
     createdFrom: typeof exporter.created_at_from === 'string' ? new Date(exporter.created_at_from) : undefined,
     createdTo: typeof exporter.created_at_to === 'string' ? new Date(exporter.created_at_to) : undefined,
     fulltextFields: [],
   });
+  // Records being removed in the background (a deleted contact field's values) are not exported.
+  const accept = withoutHidden(inWindow, await resource.hiddenRecords?.(companyId));
   const started = Date.now();
   const progress: Record<string, unknown> = {};
   let lastId = typeof exporter.last_exported_id === 'number' ? exporter.last_exported_id : undefined;

@@ -1,16 +1,18 @@
-import { deleteRecord, queryAllRecords, updateRecord } from '../db/records.js';
+import type { TransactItem } from '../db/client.js';
 import { ConflictError } from '../http/errors.js';
+import { logger } from '../logger.js';
 import type { HookContext } from '../resources/define.js';
-import { lookupsOf } from '../resources/engine.js';
-import { contactFieldValues } from '../resources/contact-fields.js';
 import { checkFieldDeclaration, type FieldDeclaration } from './field-types.js';
-import { appliesTo, CONTACT_FIELD_VALUES, CONTACT_FIELD_VIEWS, firstValueOf, type ContactField } from './field-store.js';
+import { continueFieldCleanup } from './field-cleanup-queue.js';
+import { cleanupItemWrite } from './field-cleanup-store.js';
+import { appliesTo, firstValueOf, type ContactField } from './field-store.js';
 
 /**
  * The contact_fields resource's behaviour beyond its own record: the default value is stored in
  * its normalised form; the type, options and owners of a field that has values cannot change
  * (its values were checked against them: a 409 says to delete the values first); a deleted
- * field takes its values with it and leaves the views that listed it.
+ * field's values and its place in views go in the background (field-cleanup.ts), its values
+ * hidden meanwhile.
  */
 
 function normalisedDefault(record: Record<string, unknown>): unknown {
@@ -43,15 +45,21 @@ export async function prepareUpdate(context: HookContext, before: Record<string,
   return 'default_value' in fields || 'field_type' in fields || 'options' in fields ? { default_value: normalisedDefault(after) } : {};
 }
 
+/** The field's cleanup item rides in its delete: the cleanup exists exactly when the delete does. */
+export function deleteWrites(context: HookContext, record: Record<string, unknown>): TransactItem[] {
+  return [cleanupItemWrite({ companyId: context.companyId, fieldId: Number(record.id) }, context.now)];
+}
+
+/**
+ * Queues the cleanup of the deleted field's values and views (shared/contact-fields/field-cleanup.ts);
+ * the DELETE answers at once. A queueing failure is logged, not answered: the field is deleted and
+ * its values hidden, and the recovery sweep queues the cleanup again (field-cleanup-queue.ts).
+ */
 export async function afterDelete(context: HookContext, record: Record<string, unknown>): Promise<void> {
-  const id = Number(record.id);
-  const now = context.now.toISOString();
-  for (const value of await queryAllRecords(context.companyId, CONTACT_FIELD_VALUES)) {
-    if (value.contact_field_id !== id) continue;
-    await deleteRecord(context.companyId, CONTACT_FIELD_VALUES, value.id, lookupsOf(contactFieldValues, context.companyId, value).map((lookup) => lookup.key));
-  }
-  for (const view of await queryAllRecords(context.companyId, CONTACT_FIELD_VIEWS)) {
-    const listed = Array.isArray(view.contact_field_ids) ? (view.contact_field_ids as number[]) : [];
-    if (listed.includes(id)) await updateRecord(context.companyId, CONTACT_FIELD_VIEWS, view.id, { contact_field_ids: listed.filter((member) => member !== id), updated_at: now });
+  const ref = { companyId: context.companyId, fieldId: Number(record.id) };
+  try {
+    await continueFieldCleanup(ref);
+  } catch (error) {
+    logger.error('could not queue a deleted contact field’s cleanup (the recovery sweep queues it)', { ...ref, error });
   }
 }

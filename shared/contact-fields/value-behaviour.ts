@@ -5,6 +5,7 @@ import { getLead, leadsOfContact } from '../leads/lead-store.js';
 import type { HookContext } from '../resources/define.js';
 import { checkFieldValue, isBlankValue } from './field-types.js';
 import { appliesTo, getContactField, type ContactField, type OwnerKind } from './field-store.js';
+import { FIELD_OWNER } from './value-owner.js';
 
 /**
  * The contact_field_values resource's behaviour: the owner is exactly one contact (a caller
@@ -49,13 +50,13 @@ export async function prepareCreate(context: HookContext, fields: Record<string,
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const value = checkedValue(field!, 'value' in fields ? fields.value : field!.default_value);
   const owner = leadId === null ? `contact:${contactId}` : `lead:${leadId}`;
-  return { contact_field_id: fieldId, contact_id: contactId, lead_id: leadId, value, field_owner: `${fieldId}:${owner}` };
+  return { contact_field_id: fieldId, contact_id: contactId, lead_id: leadId, value, [FIELD_OWNER]: `${fieldId}:${owner}` };
 }
 
 export async function prepareUpdate(context: HookContext, before: Record<string, unknown>, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (!('value' in fields)) return {};
   const field = await getContactField(context.companyId, Number(before.contact_field_id));
-  // A field's values go with it; a value whose field is gone is being deleted with it.
+  // A field's values go with it (hidden at once, deleted in the background); one whose field is gone anyway (created as the field was deleted) is refused.
   if (!field) throw new ValidationError({ contact_field_id: [`does not exist: ${before.contact_field_id}`] });
   return { value: checkedValue(field, fields.value) };
 }

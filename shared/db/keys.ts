@@ -152,6 +152,14 @@ export const keys = {
    */
   contactImportRows: (companyId: number, importUuid: string, chunk: number): Key => ({ pk: `${companyPrefix(companyId)}#contact_import_rows#${importUuid}`, sk: String(chunk).padStart(4, '0') }),
 
+  /**
+   * A deleted contact field whose values are still being deleted in the background
+   * (shared/contact-fields/field-cleanup.ts): written in the field's delete transaction, deleted
+   * when the cleanup is done; one partition per company, so one Query lists what is pending.
+   */
+  contactFieldCleanups: (companyId: number): string => `${companyPrefix(companyId)}#contact_field_cleanups`,
+  contactFieldCleanup: (companyId: number, fieldId: number): Key => ({ pk: keys.contactFieldCleanups(companyId), sk: padId(fieldId) }),
+
   /** Per-company id sequence for a configuration resource. */
   sequence: (companyId: number, resource: string): Key => ({ pk: `${companyPrefix(companyId)}#seq`, sk: resource }),
 

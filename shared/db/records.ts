@@ -52,8 +52,8 @@ export async function nextId(companyId: number, resource: string): Promise<numbe
   return Number(result.Attributes?.value);
 }
 
-/** The transaction item moving a resource's record count (on its sequence item) with a create (+1) or delete (-1). */
-export function recordCountChange(companyId: number, resource: string, by: 1 | -1): TransactItem {
+/** The transaction item moving a resource's record count (on its sequence item) with a create (+1) or deletes (-1 each). */
+export function recordCountChange(companyId: number, resource: string, by: number): TransactItem {
   return {
     Update: {
       TableName: tableName,
@@ -293,6 +293,35 @@ export async function deleteRecord(
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/**
+ * Deletes records of one resource with their lookups and lowers the count by as many, in one
+ * transaction (keep it within DynamoDB's 100 items: two per record with one lookup, plus the
+ * count); false, writing nothing, when one of them was gone already or a concurrent transaction
+ * held one (the caller may then delete them one at a time with deleteRecord).
+ */
+export async function deleteRecordsTogether(companyId: number, resource: string, records: ReadonlyArray<{ id: number; lookups: readonly Key[] }>): Promise<boolean> {
+  if (!records.length) return true;
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          ...records.flatMap(({ id, lookups }) => [
+            { Delete: { TableName: tableName, Key: keys.record(companyId, resource, id), ConditionExpression: 'attribute_exists(pk)' } },
+            ...lookups.map((key) => ({ Delete: { TableName: tableName, Key: key } })),
+          ]),
+          recordCountChange(companyId, resource, -records.length),
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    // Gone, or being deleted by a concurrent transaction: the caller's one-at-a-time deletes settle which.
+    const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
+    if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict')) return false;
     throw error;
   }
 }

@@ -63,6 +63,7 @@ const { startDeliveryWorker } = await import('./delivery-worker.js');
 const { schedulerPort } = await import('../adapters/scheduler.js');
 const { startLocalRunner } = await import('../leads/local-runner.js');
 const { sweepOverdueSteps } = await import('../leads/overdue-steps.js');
+const { sweepFieldCleanups } = await import('../contact-fields/field-cleanup-queue.js');
 const { backgroundWork } = await import('../adapters/background-work.js');
 const { TableWork } = await import('../adapters/local/table-work.js');
 const { startBackgroundWorkRunner } = await import('./background-work-runner.js');
@@ -135,6 +136,7 @@ const stopBackgroundWork =
   localWork instanceof TableWork ? startBackgroundWorkRunner(localWork, { onError: (error) => console.error('background work runner failed:', error) }) : async () => undefined;
 const leadSweeps = setInterval(() => {
   sweepOverdueSteps(clock().now()).catch((error: unknown) => console.error('overdue lead step sweeper failed:', error));
+  sweepFieldCleanups(clock().now()).catch((error: unknown) => console.error('contact field cleanup sweeper failed:', error));
 }, 60_000);
 leadSweeps.unref();
 if (process.env.WEBHOOK_ALLOWED_CIDRS) console.log(`Webhooks may reach ${process.env.WEBHOOK_ALLOWED_CIDRS} (WEBHOOK_ALLOWED_CIDRS)`);

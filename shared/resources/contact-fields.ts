@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { blankable, booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
 import { normalizeCallerNumber } from '../phone.js';
 import { checkFieldDeclaration, FIELD_LIMITS, FIELD_TYPES } from '../contact-fields/field-types.js';
+import { FIELD_OWNER } from '../contact-fields/value-owner.js';
 import { defineResource } from './define.js';
 import { listOf, optionalId } from './field-schemas.js';
 import * as routing from './routing/contacts.js';
@@ -82,7 +83,7 @@ export const contactFieldValues = defineResource({
   filters: { contact_field_id: { schema: idParam }, lead_id: { schema: idParam }, contact_id: { schema: contactNumber } },
   order: { values: ['id', 'created_at', 'updated_at'], default: 'id' },
   // One value per field and owner: `field_owner` (`<field id>:contact:<number>` or `<field id>:lead:<id>`) is set on create.
-  unique: [{ field: 'field_owner', scope: 'company' }],
+  unique: [{ field: FIELD_OWNER, scope: 'company' }],
   behaviour: () => import('../contact-fields/value-behaviour.js'),
 });
 

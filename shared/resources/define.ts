@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { TransactItem } from '../db/client.js';
 import type { Key } from '../db/keys.js';
 import type { QueueMessage } from '../ports/events.js';
 import type { ChangeAuthor } from './change-log.js';
@@ -70,6 +71,12 @@ export interface ResourceView {
   foreignKeys?: Record<string, ForeignKey>;
   /** The enricher, loaded on first use (it reads the table). */
   enrich?: () => Promise<Enricher>;
+  /**
+   * Records hidden from list, show, update, delete and exports while they wait to be removed in
+   * the background; undefined when none are (a list then keeps its unfiltered reads). Read once
+   * per request, so keep it to one small read.
+   */
+  hiddenRecords?: (companyId: number) => Promise<HiddenRecords | undefined>;
 }
 
 /** Hooks of a resource that read or write beyond its own record. */
@@ -104,8 +111,22 @@ export interface ResourceBehaviour {
    * sent, instructions included (a rotated secret, the state a re-enabled subscription clears).
    */
   prepareUpdate?: (context: HookContext, before: Record<string, unknown>, fields: Record<string, unknown>) => Promise<Record<string, unknown>>;
-  /** Effects after a delete (taking the record out of other records' lists). */
+  /**
+   * Items written in the delete's own transaction: the mark of work the delete leaves to the
+   * background (a deleted contact field's values), so that work exists exactly when the delete does.
+   */
+  deleteWrites?: (context: HookContext, record: Record<string, unknown>) => TransactItem[];
+  /** Effects after a delete (taking the record out of other records' lists, queueing the work `deleteWrites` marked). */
   afterDelete?: (context: HookContext, record: Record<string, unknown>) => Promise<void>;
+}
+
+/**
+ * Records of a resource that are being removed in the background (the values of a deleted
+ * contact field): the predicate that hides them, and the stored attributes it reads.
+ */
+export interface HiddenRecords {
+  hides: (record: Record<string, unknown>) => boolean;
+  attributes: readonly string[];
 }
 
 /** What hooks see of the request. */

@@ -29,7 +29,7 @@ import { parseApiTime } from '../time.js';
 import { author, changeLogWrites, retryLogCollision } from './change-log.js';
 import { envelopeAssociations } from './associations.js';
 import { allColumns, checkedForeignKeys, supports, type CrudOperation, type HookContext, type ResourceDefinition, type ResourceView } from './define.js';
-import { conditionAttributes, recordPredicate, type ListConditions } from './list-conditions.js';
+import { conditionAttributes, recordPredicate, withoutHidden, type ListConditions } from './list-conditions.js';
 import { resourceListSchema } from './list-schema.js';
 import { pickColumns, serializeDefaults, serializeRecord, type AssociationValues, type SerializeOptions } from './serialize.js';
 
@@ -72,7 +72,8 @@ function hookContext(request: OperationRequest): HookContext {
 
 export async function findOrThrow(resource: ResourceDefinition, companyId: number, id: number): Promise<StoredRecord> {
   const record = await getRecord(companyId, resource.name, id);
-  if (!record) throw new NotFoundError();
+  // A record waiting to be removed in the background is gone for the API already.
+  if (!record || (resource.hiddenRecords && (await resource.hiddenRecords(companyId))?.hides(record))) throw new NotFoundError();
   return record;
 }
 
@@ -313,12 +314,13 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
         fulltext: params.fulltext,
         fulltextFields: resource.fulltextFields ?? [],
       };
-      const accept = recordPredicate(conditions);
+      const hidden = await resource.hiddenRecords?.(companyId);
+      const accept = withoutHidden(recordPredicate(conditions), hidden);
       const serialize: Serializer = (records) => serializeMany(resource, hookContext(request), records, { timeZone, grid: isGrid(params.serializer) });
       const listed =
         params.cursor !== undefined
           ? await cursorPage(resource, companyId, params, accept, serialize)
-          : await numberedPage(resource, companyId, params, { accept, attributes: conditionAttributes(conditions) }, serialize);
+          : await numberedPage(resource, companyId, params, { accept, attributes: [...conditionAttributes(conditions), ...(hidden?.attributes ?? [])] }, serialize);
       const rows = listed.rows.map((row) => pickColumns(row, params.columns));
       if (request.route.path.endsWith('.csv') || params.format === 'csv') {
         return { kind: 'raw', response: csvResponse(`${resource.plural}.csv`, toCsv(params.columns ?? allColumns(resource), rows)) };
@@ -442,6 +444,8 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const companyId = request.auth.companyId;
       const record = await findOrThrow(resource, companyId, pathId(request));
       serializerOf(resource, request.params);
+      const context = hookContext(request);
+      const behaviour = await resource.behaviour?.();
       const removed = await retryLogCollision(
         () => changeLogWrites(resource, request, 'delete', record, undefined),
         (log) =>
@@ -450,11 +454,11 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
             resource.name,
             record.id,
             [...lookupsOf(resource, companyId, record).map((lookup) => lookup.key), ...(resource.companions?.(companyId, record.id) ?? [])],
-            log,
+            [...log, ...(behaviour?.deleteWrites?.(context, record) ?? [])],
           ),
       );
       if (!removed) throw new NotFoundError();
-      await (await resource.behaviour?.())?.afterDelete?.(hookContext(request), record);
+      await behaviour?.afterDelete?.(context, record);
       return recordResult(resource, request, record);
     },
   };

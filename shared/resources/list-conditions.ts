@@ -1,3 +1,5 @@
+import type { HiddenRecords } from './define.js';
+
 /**
  * Which records a list keeps, from the list parameters. Pure: the engine applies the predicate
  * while it reads, so a filtered page stops reading once it has its records.
@@ -47,4 +49,10 @@ export function recordPredicate(conditions: ListConditions): ((record: Row) => b
   }
   if (tests.length === 0) return undefined;
   return (record) => tests.every((test) => test(record));
+}
+
+/** A predicate with a resource's hidden records (ResourceView.hiddenRecords) left out; undefined when every record qualifies. */
+export function withoutHidden(accept: ((record: Row) => boolean) | undefined, hidden: HiddenRecords | undefined): ((record: Row) => boolean) | undefined {
+  if (!hidden) return accept;
+  return (record) => !hidden.hides(record) && (!accept || accept(record));
 }

@@ -17,6 +17,8 @@ afterEach(() => restoreClock());
 
 const stepOf = (importId: number): BackgroundWork => ({ kind: 'contact_import', companyId: 1, importId });
 type Run = (work: BackgroundWork) => Promise<void>;
+/** The id a work item names (these tests queue imports). */
+const idOf = (work: BackgroundWork) => (work.kind === 'contact_import' ? work.importId : work.fieldId);
 /** A work adapter on queue `name` with the stack's counts, as a process (a new one after a restart) makes it. */
 const workOn = (name: string, run: Run, onError?: (error: unknown) => void) =>
   new TableWork(new TableQueue<BackgroundWork>({ name, visibilityTimeoutSeconds: STEPS_VISIBILITY_TIMEOUT_SECONDS, maxReceiveCount: STEP_MAX_RECEIVES }), run, onError);
@@ -32,11 +34,11 @@ describe('local background work', () => {
   it('queued by one instance is run by a new one (a restart), once', async () => {
     const name = newQueueName();
     const ranBefore: number[] = [];
-    const before = workOn(name, async (work) => void ranBefore.push(work.importId));
+    const before = workOn(name, async (work) => void ranBefore.push(idOf(work)));
     await before.enqueue(stepOf(1));
     await before.enqueue(stepOf(2));
     const ranAfter: number[] = [];
-    const after = workOn(name, async (work) => void ranAfter.push(work.importId));
+    const after = workOn(name, async (work) => void ranAfter.push(idOf(work)));
     expect(await after.pending()).toEqual([stepOf(1), stepOf(2)]);
     expect(await after.drain()).toBe(2);
     expect(ranAfter.sort()).toEqual([1, 2]);
@@ -49,7 +51,7 @@ describe('local background work', () => {
     const start = midDayTomorrow().getTime();
     pinClock(new Date(start));
     const ran: number[] = [];
-    const work = workOn(newQueueName(), async (step) => void ran.push(step.importId));
+    const work = workOn(newQueueName(), async (step) => void ran.push(idOf(step)));
     await work.enqueue(stepOf(1), 30);
     expect(await work.drain()).toBe(0);
     pinClock(new Date(start + 29_000));
@@ -99,7 +101,7 @@ describe('local background work', () => {
     const name = newQueueName();
     const ran: number[] = [];
     const run: Run = async (work) => {
-      ran.push(work.importId);
+      ran.push(idOf(work));
       await new Promise((resolve) => setTimeout(resolve, 5));
     };
     const [one, two] = [workOn(name, run), workOn(name, run)];
@@ -115,9 +117,9 @@ describe('local background work', () => {
     const local: TableWork = workOn(
       newQueueName(),
       async (work) => {
-        ran.push(work.importId);
-        if (work.importId === 1) await local.enqueue(stepOf(3));
-        if (work.importId === 2) throw new Error('step failed');
+        ran.push(idOf(work));
+        if (idOf(work) === 1) await local.enqueue(stepOf(3));
+        if (idOf(work) === 2) throw new Error('step failed');
       },
       (error) => errors.push(error),
     );
@@ -137,7 +139,7 @@ describe('local background work', () => {
   it('run by npm start’s runner: what was queued before it started at once, then what is queued as it comes', async () => {
     const name = newQueueName();
     const ran: number[] = [];
-    const run: Run = async (work) => void ran.push(work.importId);
+    const run: Run = async (work) => void ran.push(idOf(work));
     await workOn(name, run).enqueue(stepOf(1));
     const work = workOn(name, run);
     const stop = startBackgroundWorkRunner(work, { pollMs: 60_000 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionAttributes, recordPredicate, type ListConditions } from '../../shared/resources/list-conditions.js';
+import { conditionAttributes, recordPredicate, withoutHidden, type ListConditions } from '../../shared/resources/list-conditions.js';
 
 /** What a list keeps, and which stored attributes a projected read must fetch to decide it. */
 const none: ListConditions = { equals: {}, fulltextFields: ['name', 'number'] };
@@ -31,5 +31,25 @@ describe('conditionAttributes', () => {
     const cut = records.map((record) => Object.fromEntries(Object.entries(record).filter(([name]) => attributes.includes(name))));
     expect(cut.map(accept)).toEqual(records.map(accept));
     expect(records.map(accept)).toEqual([true, false, false, false]);
+  });
+});
+
+describe('withoutHidden', () => {
+  const hidden = { hides: (record: Record<string, unknown>) => record.contact_field_id === 7, attributes: ['contact_field_id'] };
+  const records = [
+    { id: 1, contact_field_id: 7, name: 'acme' },
+    { id: 2, contact_field_id: 8, name: 'acme' },
+    { id: 3, contact_field_id: 8, name: 'other' },
+  ];
+
+  it('leaves the predicate as it is when nothing is hidden (an unfiltered list stays unfiltered)', () => {
+    expect(withoutHidden(undefined, undefined)).toBeUndefined();
+    const accept = recordPredicate({ ...none, fulltext: 'acme' })!;
+    expect(withoutHidden(accept, undefined)).toBe(accept);
+  });
+
+  it('drops the hidden records, alone or with the conditions', () => {
+    expect(records.map(withoutHidden(undefined, hidden)!)).toEqual([false, true, true]);
+    expect(records.map(withoutHidden(recordPredicate({ ...none, fulltext: 'acme' }), hidden)!)).toEqual([false, true, false]);
   });
 });

@@ -29,7 +29,8 @@ registerLocalAdapters({
   TestNumberRange,
   // Loaded on first use: the import runner brings the CSV parser and the lead engine.
   runBackgroundWork: async (work) => {
-    await (await import('../../contact-imports/import-work.js')).advanceImport(work);
+    if (work.kind === 'contact_field_cleanup') await (await import('../../contact-fields/field-cleanup.js')).advanceFieldCleanup(work);
+    else await (await import('../../contact-imports/import-work.js')).advanceImport(work);
   },
   DEFAULT_LOCAL_NUMBER_RANGE,
 });

@@ -14,6 +14,8 @@ export const contactFieldValuesView = defineView({
   type: 'ContactFieldValue',
   columns: ['company_id', 'contact_field_id', 'contact_id', 'lead_id', 'value'],
   foreignKeys: { contact_field_id: { resource: 'contact_fields', association: 'contact_field' } },
+  // The values of a deleted field are gone for the API at once; the background deletes them.
+  hiddenRecords: async (companyId) => (await import('../../contact-fields/field-cleanup-store.js')).hiddenFieldValues(companyId),
 });
 
 export const contactFieldViewsView = defineView({
