@@ -769,7 +769,8 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     if (call.rolled_up) return { result: undefined, save: false };
     // State call limit slots (docs/call-configuration.md): released with the save that ends the call.
     stateHolds = Array.isArray(call.state_limit_holds) ? (call.state_limit_holds as number[]) : [];
-    call.state_limit_holds = [];
+    // Emptied only where it held slots: a call that held none is not given the attribute (its item stays small).
+    if (stateHolds.length) call.state_limit_holds = [];
     const attempt = currentAttempt(call);
     held = attempt && !attempt.released && attempt.buyer_id !== null ? { id: attempt.buyer_id, zone: typeof attempt.time_zone === 'string' ? attempt.time_zone : undefined } : undefined;
     heldAgent = undefined;

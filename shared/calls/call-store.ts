@@ -7,6 +7,7 @@ import { keys, padId } from '../db/keys.js';
 import { getLookup, withoutKeys, type StoredRecord } from '../db/records.js';
 import { rollupCellUpdate } from '../db/rollup-update.js';
 import { callDayShardOf, hourAttribute } from './call-day-counts.js';
+import { callFromItem, callItemAttributes, NULL_OMITTED, storedAttribute, timelineChunk } from './call-item.js';
 
 /**
  * Calls: high-volume records in one partition per company and UTC day (ids are time-sortable),
@@ -104,7 +105,7 @@ export async function createCall(
             {
               Put: {
                 TableName: tableName,
-                Item: { ...callKey(companyId, call.id), ...indexAttributes(companyId, call), company_id: companyId, ...call },
+                Item: { ...callKey(companyId, call.id), ...indexAttributes(companyId, call), company_id: companyId, ...callItemAttributes(call) },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -155,7 +156,12 @@ export async function createCall(
 
 export async function getCall(companyId: number, id: number): Promise<CallRecord | undefined> {
   const result = await db.send(new GetCommand({ TableName: tableName, Key: callKey(companyId, id), ConsistentRead: true }));
-  return result.Item ? (withoutKeys(result.Item) as CallRecord) : undefined;
+  return result.Item ? storedCall(result.Item) : undefined;
+}
+
+/** A call item as read (any read of calls: by key, by index, in a batch), as the engine and the API see it (call-item.ts). */
+export function storedCall(item: Record<string, unknown>): CallRecord {
+  return callFromItem(withoutKeys(item)) as CallRecord;
 }
 
 /** A call by uuid, with its company (two GetItems: the global lookup, then the call). */
@@ -194,12 +200,17 @@ export async function saveCall(
     const change = before ? attributeChange(before, name, value ?? null) : { kind: 'set' as const };
     if (change.kind === 'same') return;
     names[`#f${i}`] = name;
+    // Stored as call-item.ts says: new timeline entries as one more chunk, attempts packed, null columns left out.
     if (change.kind === 'append') {
-      values[`:f${i}`] = change.added;
+      values[`:f${i}`] = name === 'timeline' ? [timelineChunk(call, change.added)] : change.added;
       sets.push(`#f${i} = list_append(#f${i}, :f${i})`);
       return;
     }
-    values[`:f${i}`] = value ?? null;
+    if ((value ?? null) === null && NULL_OMITTED.has(name)) {
+      removes.push(`#f${i}`);
+      return;
+    }
+    values[`:f${i}`] = storedAttribute(call, name, value ?? null);
     sets.push(`#f${i} = :f${i}`);
   });
   if (!call.in_progress) {
@@ -255,7 +266,7 @@ async function queryIndex(indexName: 'gsi1' | 'gsi2', pkName: string, pk: string
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of page.Items ?? []) calls.push(withoutKeys(item) as CallRecord);
+    for (const item of page.Items ?? []) calls.push(storedCall(item));
     startKey = page.LastEvaluatedKey;
   } while (startKey && calls.length < limit);
   return calls;
