@@ -23,6 +23,7 @@ import type { TokenValues } from '../routing/token-filters.js';
 import { ValidationError } from '../http/errors.js';
 import { boundData, boundTimeline, dataProblems, type TimelineEntry } from './call-limits.js';
 import { callView } from './call-view.js';
+import { callUuid } from './call-uuid.js';
 import { claimRefusal, createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
 import { rollupChanges, type CallFigures } from './rollups.js';
@@ -462,7 +463,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   const id = timeSortableId(at.getTime());
   let call: Call = {
     id,
-    uuid: randomUUID(),
+    uuid: callUuid(companyId, id),
     secure_token: randomBytes(16).toString('hex'),
     carrier: incoming.carrier,
     carrier_call_id: incoming.carrierCallId,
@@ -969,9 +970,10 @@ export interface OutboundCall {
 /** Records a placed outbound call (`new_call`); its id. */
 export async function startOutboundCall(companyId: number, outbound: OutboundCall): Promise<number> {
   const at = outbound.at;
+  const id = timeSortableId(at.getTime());
   const call: Call = {
-    id: timeSortableId(at.getTime()),
-    uuid: randomUUID(),
+    id,
+    uuid: callUuid(companyId, id),
     secure_token: randomBytes(16).toString('hex'),
     carrier: outbound.carrier,
     carrier_call_id: outbound.carrierCallId,
