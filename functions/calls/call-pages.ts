@@ -1,9 +1,9 @@
-import { callsOfCaller, CALLS, liveCalls, type CallRecord } from '../../shared/calls/call-store.js';
+import { callsOfCaller, CALLS, liveCalls, storedCall, type CallRecord } from '../../shared/calls/call-store.js';
 import { callView } from '../../shared/calls/call-view.js';
 import { dayOfId, firstIdAt, lastIdAt, queryDayRecords } from '../../shared/db/day-records.js';
 import { timeOfId } from '../../shared/db/ids.js';
 import { keys, padId } from '../../shared/db/keys.js';
-import { getItems, withoutKeys } from '../../shared/db/records.js';
+import { getItems } from '../../shared/db/records.js';
 import { listEnvelope } from '../../shared/http/envelope.js';
 import { jsonResponse } from '../../shared/http/middleware/responses.js';
 import type { OperationResult } from '../../shared/http/request.js';
@@ -37,7 +37,7 @@ export interface CallsRead {
 
 /** Calls of every kind: one Query per UTC-day partition (per non-empty one when `days` is known), newest day first. */
 export async function callsByDay(read: CallRead): Promise<CallsRead> {
-  const page = await queryDayRecords({ companyId: read.companyId, resource: CALLS, beforeId: read.beforeId, fromMs: read.fromMs, toMs: read.toMs, limit: read.limit, accept: read.accept, days: read.days });
+  const page = await queryDayRecords({ companyId: read.companyId, resource: CALLS, beforeId: read.beforeId, fromMs: read.fromMs, toMs: read.toMs, limit: read.limit, accept: read.accept, read: storedCall, days: read.days });
   return { calls: page.records as CallRecord[], resumeBeforeId: page.resumeBeforeId };
 }
 
@@ -86,7 +86,7 @@ export async function callsById(ids: readonly number[], read: CallRead): Promise
   const wanted = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && (read.beforeId === undefined || id < read.beforeId));
   const items = await getItems(wanted.map((id) => ({ pk: keys.dayPartition(read.companyId, CALLS, dayOfId(id)), sk: padId(id) })));
   return items
-    .map((item) => withoutKeys(item) as CallRecord)
+    .map(storedCall)
     .filter((call) => {
       const created = timeOfId(call.id);
       return created >= read.fromMs && created <= read.toMs && (!read.accept || read.accept(call));

@@ -1,8 +1,9 @@
 import { isoWithOffset } from '../../shared/time.js';
 
 /**
- * A call's timeline as the API shows it. Calls keep their timeline as a list of
- * `{ at, type, ...detail }` entries (shared/calls/call-flow.ts); here each gets its position
+ * A call's timeline as the API shows it. The engine keeps its timeline as a list of
+ * `{ at, type, ...detail }` entries (shared/calls/call-flow.ts; packed in storage,
+ * shared/calls/call-item.ts, unpacked by every read of calls); here each gets its position
  * and a time with offset. Pure.
  */
 export interface TimelineEntry {

@@ -23,6 +23,7 @@ import type { TokenValues } from '../routing/token-filters.js';
 import { ValidationError } from '../http/errors.js';
 import { boundData, boundTimeline, dataProblems, type TimelineEntry } from './call-limits.js';
 import { callView } from './call-view.js';
+import { callUuid } from './call-uuid.js';
 import { claimRefusal, createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
 import { rollupChanges, type CallFigures } from './rollups.js';
@@ -462,7 +463,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   const id = timeSortableId(at.getTime());
   let call: Call = {
     id,
-    uuid: randomUUID(),
+    uuid: callUuid(companyId, id),
     secure_token: randomBytes(16).toString('hex'),
     carrier: incoming.carrier,
     carrier_call_id: incoming.carrierCallId,
@@ -769,7 +770,8 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     if (call.rolled_up) return { result: undefined, save: false };
     // State call limit slots (docs/call-configuration.md): released with the save that ends the call.
     stateHolds = Array.isArray(call.state_limit_holds) ? (call.state_limit_holds as number[]) : [];
-    call.state_limit_holds = [];
+    // Emptied only where it held slots: a call that held none is not given the attribute (its item stays small).
+    if (stateHolds.length) call.state_limit_holds = [];
     const attempt = currentAttempt(call);
     held = attempt && !attempt.released && attempt.buyer_id !== null ? { id: attempt.buyer_id, zone: typeof attempt.time_zone === 'string' ? attempt.time_zone : undefined } : undefined;
     heldAgent = undefined;
@@ -968,9 +970,10 @@ export interface OutboundCall {
 /** Records a placed outbound call (`new_call`); its id. */
 export async function startOutboundCall(companyId: number, outbound: OutboundCall): Promise<number> {
   const at = outbound.at;
+  const id = timeSortableId(at.getTime());
   const call: Call = {
-    id: timeSortableId(at.getTime()),
-    uuid: randomUUID(),
+    id,
+    uuid: callUuid(companyId, id),
     secure_token: randomBytes(16).toString('hex'),
     carrier: outbound.carrier,
     carrier_call_id: outbound.carrierCallId,

@@ -7,11 +7,13 @@ import { keys, padId } from '../db/keys.js';
 import { getLookup, withoutKeys, type StoredRecord } from '../db/records.js';
 import { rollupCellUpdate } from '../db/rollup-update.js';
 import { callDayShardOf, hourAttribute } from './call-day-counts.js';
+import { callOfUuid, callUuid } from './call-uuid.js';
+import { callFromItem, callItemAttributes, NULL_OMITTED, storedAttribute, timelineChunk } from './call-item.js';
 
 /**
  * Calls: high-volume records in one partition per company and UTC day (ids are time-sortable),
- * found by id alone (the day is in the id), by uuid through a global lookup (the secure
- * endpoints carry no credentials), by caller through gsi2, and while live through gsi1, which
+ * found by id alone (the day is in the id), by uuid (the secure endpoints carry no credentials:
+ * the uuid names the company and id, call-uuid.ts; a global lookup for calls made before), by caller through gsi2, and while live through gsi1, which
  * only calls in progress carry.
  */
 export const CALLS = 'calls';
@@ -78,12 +80,12 @@ export function claimRefusal(error: unknown, index: number): ClaimRefusal | unde
 }
 
 /**
- * Writes a new call with its uuid and carrier-call lookups, and counts it in its day
- * (callDayCountUpdate), in one transaction, with `claim` (a buyer's reservation) when given:
- * `{ refused }` when that alone stopped it. False when the
- * carrier's call already has a record (a retried webhook that raced the first). When another call
- * of the company got the same id (same millisecond and random part), `call.id` is drawn again for
- * the same millisecond and the write retried.
+ * Writes a new call with its carrier-call lookup (and its uuid's, for a uuid not made from its
+ * key: call-uuid.ts), and counts it in its day (callDayCountUpdate), in one transaction, with
+ * `claim` (a buyer's reservation) when given: `{ refused }` when that alone stopped it. False
+ * when the carrier's call already has a record (a retried webhook that raced the first). When
+ * another call of the company got the same id (same millisecond and random part), `call.id` is
+ * drawn again for the same millisecond (its uuid with it) and the write retried.
  */
 export async function createCall(companyId: number, call: CallRecord & { carrier: string; carrier_call_id: string }, alongside?: readonly TransactItem[]): Promise<boolean>;
 export async function createCall(companyId: number, call: CallRecord & { carrier: string; carrier_call_id: string }, alongside: readonly TransactItem[], claim: TransactItem | undefined): Promise<boolean | { refused: ClaimRefusal }>;
@@ -97,6 +99,13 @@ export async function createCall(
 ): Promise<boolean | { refused: ClaimRefusal }> {
   let conflicts = 0;
   for (let attempt = 1; ; attempt++) {
+    // A uuid made from the call's key (call-uuid.ts) needs no lookup item; a random one (a seeded call) does.
+    const own = callOfUuid(call.uuid);
+    const uuidLookup: TransactItem[] =
+      own?.companyId === companyId && own.callId === call.id
+        ? []
+        : [{ Put: { TableName: tableName, Item: { ...keys.globalLookup(CALLS, 'uuid', call.uuid), company_id: companyId, resource: CALLS, id: call.id }, ConditionExpression: 'attribute_not_exists(pk)' } }];
+    const claimAt = 2 + uuidLookup.length;
     try {
       await db.send(
         new TransactWriteCommand({
@@ -104,14 +113,7 @@ export async function createCall(
             {
               Put: {
                 TableName: tableName,
-                Item: { ...callKey(companyId, call.id), ...indexAttributes(companyId, call), company_id: companyId, ...call },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: tableName,
-                Item: { ...keys.globalLookup(CALLS, 'uuid', call.uuid), company_id: companyId, resource: CALLS, id: call.id },
+                Item: { ...callKey(companyId, call.id), ...indexAttributes(companyId, call), company_id: companyId, ...callItemAttributes(call) },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -122,7 +124,8 @@ export async function createCall(
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            // Fourth, so its cancellation reason has a known place.
+            ...uuidLookup,
+            // At claimAt, so its cancellation reason has a known place.
             ...(claim ? [claim] : []),
             ...alongside,
             // Last, so the cancellation reasons above keep their places.
@@ -134,9 +137,9 @@ export async function createCall(
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
-      if (reasons[2]?.Code === 'ConditionalCheckFailed') return false;
+      if (reasons[1]?.Code === 'ConditionalCheckFailed') return false;
       // The claim's own retries (claimInSave) decide what a refused or contended reservation becomes.
-      const refused = claim ? claimRefusal(error, 3) : undefined;
+      const refused = claim ? claimRefusal(error, claimAt) : undefined;
       if (refused) return { refused };
       // Another call's transaction held the same day-count shard that moment: nothing was written, try again.
       if (reasons.some((reason) => reason.Code === 'TransactionConflict') && ++conflicts <= CONFLICT_ATTEMPTS) {
@@ -145,7 +148,10 @@ export async function createCall(
         continue;
       }
       if (reasons[0]?.Code === 'ConditionalCheckFailed' && attempt < ID_ATTEMPTS) {
+        const ownUuid = uuidLookup.length === 0;
         call.id = timeSortableId(timeOfId(call.id));
+        // A uuid made from the key follows the new id.
+        if (ownUuid) call.uuid = callUuid(companyId, call.id);
         continue;
       }
       throw error;
@@ -155,11 +161,25 @@ export async function createCall(
 
 export async function getCall(companyId: number, id: number): Promise<CallRecord | undefined> {
   const result = await db.send(new GetCommand({ TableName: tableName, Key: callKey(companyId, id), ConsistentRead: true }));
-  return result.Item ? (withoutKeys(result.Item) as CallRecord) : undefined;
+  return result.Item ? storedCall(result.Item) : undefined;
 }
 
-/** A call by uuid, with its company (two GetItems: the global lookup, then the call). */
+/** A call item as read (any read of calls: by key, by index, in a batch), as the engine and the API see it (call-item.ts). */
+export function storedCall(item: Record<string, unknown>): CallRecord {
+  return callFromItem(withoutKeys(item)) as CallRecord;
+}
+
+/**
+ * A call by uuid, with its company: one GetItem of the call its uuid names (call-uuid.ts), or for
+ * a random uuid (calls made before) two: the global lookup, then the call.
+ */
 export async function getCallByUuid(uuid: string): Promise<{ companyId: number; call: CallRecord } | undefined> {
+  const own = callOfUuid(uuid);
+  if (own) {
+    const call = await getCall(own.companyId, own.callId);
+    // Only the call that carries this very uuid: a made-up one naming another call finds nothing.
+    return call && call.uuid === uuid.toLowerCase() ? { companyId: own.companyId, call } : undefined;
+  }
   const lookup = await getLookup(keys.globalLookup(CALLS, 'uuid', uuid));
   if (!lookup) return undefined;
   const call = await getCall(lookup.company_id, lookup.id);
@@ -194,12 +214,17 @@ export async function saveCall(
     const change = before ? attributeChange(before, name, value ?? null) : { kind: 'set' as const };
     if (change.kind === 'same') return;
     names[`#f${i}`] = name;
+    // Stored as call-item.ts says: new timeline entries as one more chunk, attempts packed, null columns left out.
     if (change.kind === 'append') {
-      values[`:f${i}`] = change.added;
+      values[`:f${i}`] = name === 'timeline' ? [timelineChunk(call, change.added)] : change.added;
       sets.push(`#f${i} = list_append(#f${i}, :f${i})`);
       return;
     }
-    values[`:f${i}`] = value ?? null;
+    if ((value ?? null) === null && NULL_OMITTED.has(name)) {
+      removes.push(`#f${i}`);
+      return;
+    }
+    values[`:f${i}`] = storedAttribute(call, name, value ?? null);
     sets.push(`#f${i} = :f${i}`);
   });
   if (!call.in_progress) {
@@ -255,7 +280,7 @@ async function queryIndex(indexName: 'gsi1' | 'gsi2', pkName: string, pk: string
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of page.Items ?? []) calls.push(withoutKeys(item) as CallRecord);
+    for (const item of page.Items ?? []) calls.push(storedCall(item));
     startKey = page.LastEvaluatedKey;
   } while (startKey && calls.length < limit);
   return calls;

@@ -1,7 +1,7 @@
 import { readKeyed } from '../call-config/keyed-reads.js';
-import { getLookup, withoutKeys } from '../db/records.js';
+import { getLookup } from '../db/records.js';
 import { finishCall, type CallEnding } from './call-flow.js';
-import { callKey, carrierCallKey, type CallRecord } from './call-store.js';
+import { callKey, carrierCallKey, storedCall } from './call-store.js';
 
 /**
  * The carrier's final status of a call (the `status` webhook): the call is found by the carrier's
@@ -19,6 +19,6 @@ export async function finishCarrierCall(carrier: string, carrierCallId: string, 
   const read = await readKeyed(lookup.company_id, [key], ['offer_conversions'], undefined, { consistent: true });
   const item = read.item(key);
   if (!item) return false;
-  const call = withoutKeys(item) as CallRecord;
+  const call = storedCall(item);
   return finishCall(lookup.company_id, call.id, { ...ending, call, offerConversions: read.rows('offer_conversions') });
 }

@@ -61,6 +61,8 @@ export interface DayPageRequest {
   toMs: number;
   limit: number;
   accept?: (record: StoredRecord) => boolean;
+  /** The record as its resource stores it, from the item read (keys removed by default); `accept` sees its result. */
+  read?: (item: Record<string, unknown>) => StoredRecord;
   /** When known (from a count of the records per day), the only days that can hold records: no other day is queried. */
   days?: ReadonlySet<string>;
 }
@@ -113,7 +115,7 @@ export async function queryDayRecords(request: DayPageRequest): Promise<DayPage>
         }),
       );
       for (const item of page.Items ?? []) {
-        const record = withoutKeys(item);
+        const record = request.read ? request.read(item) : withoutKeys(item);
         const created = timeOfId(record.id);
         if (created > request.toMs || created < fromMs) continue;
         if (request.accept && !request.accept(record)) continue;
