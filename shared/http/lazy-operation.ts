@@ -1,5 +1,8 @@
 import type { Operation } from './request.js';
 
+/** Every lazy operation's loader, so the tests and bench:bundles can load them all (loadEveryOperation). */
+const loaders = new Set<() => Promise<Operation>>();
+
 /**
  * An operation whose module is evaluated on its first call, not when the function loads (issue
  * 12). esbuild (bundle, no splitting) keeps a dynamically imported module in the bundle and
@@ -13,11 +16,19 @@ import type { Operation } from './request.js';
  */
 export function lazyOperation(load: () => Promise<Operation>): Operation {
   let loaded: Promise<Operation> | undefined;
-  return async (request) => {
-    loaded ??= load().catch((error: unknown) => {
+  const ensureLoaded = (): Promise<Operation> =>
+    (loaded ??= load().catch((error: unknown) => {
       loaded = undefined;
       throw error;
-    });
-    return (await loaded)(request);
-  };
+    }));
+  loaders.add(ensureLoaded);
+  return async (request) => (await ensureLoaded())(request);
+}
+
+/**
+ * Loads every lazy operation made so far (the modules of every route of the functions imported):
+ * the tests check that each loads, and bench:bundles times what a cold start no longer evaluates.
+ */
+export async function loadEveryOperation(): Promise<void> {
+  await Promise.all([...loaders].map((load) => load()));
 }
