@@ -19,6 +19,11 @@
  * imports every bundle and the baseline once), so a slow or fast spell of the machine falls on
  * all of them alike; the ratio to the baseline is the median of each round's ratio.
  *
+ * What init leaves to the first request: route groups load each operation's modules on its first
+ * call (shared/http/lazy-operation.ts). Each round also imports, per function, a second bundle of
+ * the same entry that also exports `loadEveryOperation`, and times that call after the import: the
+ * modules of every route, which a cold start's first request pays in part (its own route's only).
+ *
  * No network: the child blocks socket connects and DNS lookups and reports any attempt (the
  * script fails if there is one). The build directory is removed at the end.
  *
@@ -38,7 +43,7 @@ import { printTable } from './support.js';
 const RUNS = 7;
 const TOP_PACKAGES = 5;
 const CHILD_TIMEOUT_MS = 20_000;
-const TOTAL_TIMEOUT_S = 170;
+const TOTAL_TIMEOUT_S = 360;
 
 /** Issue 13's goals per bundle, and issue 12's (own code, init as a ratio of the DynamoDB-only baseline). */
 const GOAL = { bundleKb: BUNDLE_GOAL_KB, initMs: 50, ownKb: 150, initRatio: 1.3 } as const;
@@ -134,7 +139,13 @@ const importStart = performance.now();
 const mod = await import(process.argv[1]);
 const importEnd = performance.now();
 if (typeof mod.handler !== 'function') throw new Error('the bundle exports no handler function');
-process.stdout.write('\\n${RESULT_MARK}' + JSON.stringify({ importStart, importEnd, attempts }) + '\\n');
+let loadAllMs;
+if (mod.loadEveryOperation) {
+  const loadStart = performance.now();
+  await mod.loadEveryOperation();
+  loadAllMs = performance.now() - loadStart;
+}
+process.stdout.write('\\n${RESULT_MARK}' + JSON.stringify({ importStart, importEnd, loadAllMs, attempts }) + '\\n');
 process.exit(0);
 `;
 
@@ -145,6 +156,8 @@ interface InitRun {
   sinceStartMs: number;
   /** Milliseconds from spawn to exit, measured by this process. */
   processMs: number;
+  /** Milliseconds loadEveryOperation took after the import (the first-use bundle only). */
+  loadAllMs?: number;
 }
 
 function initOnce(fn: FunctionUnderTest, bundle: string, sourceMaps: boolean): InitRun {
@@ -160,9 +173,9 @@ function initOnce(fn: FunctionUnderTest, bundle: string, sourceMaps: boolean): I
   if (child.status !== 0 || !line) {
     throw new Error(`${fn.name}: the child failed (status ${child.status}, signal ${child.signal})\n${child.stderr}\n${child.stdout}`);
   }
-  const result = JSON.parse(line.slice(RESULT_MARK.length)) as { importStart: number; importEnd: number; attempts: string[] };
+  const result = JSON.parse(line.slice(RESULT_MARK.length)) as { importStart: number; importEnd: number; loadAllMs?: number; attempts: string[] };
   if (result.attempts.length) throw new Error(`${fn.name}: module init tried the network: ${result.attempts.join('; ')}`);
-  return { importMs: result.importEnd - result.importStart, sinceStartMs: result.importEnd, processMs };
+  return { importMs: result.importEnd - result.importStart, sinceStartMs: result.importEnd, processMs, ...(result.loadAllMs === undefined ? {} : { loadAllMs: result.loadAllMs }) };
 }
 
 function median(values: number[]): number {
@@ -228,6 +241,8 @@ try {
     sdkBytes: number;
     /** AWS SDK packages the bundle imports from the runtime at init (static imports of externals), e.g. `@aws-sdk/client-dynamodb`. */
     externals: string[];
+    /** The same entry, also exporting loadEveryOperation (not for the baseline). */
+    firstUseBundle?: string;
   }
   const built: Built[] = [];
   const buildStarted = performance.now();
@@ -243,6 +258,13 @@ try {
     }
     const packages = [...byPackage].sort((a, b) => b[1] - a[1]);
     const code = readFileSync(outfile);
+    let firstUseBundle: string | undefined;
+    if (fn.name !== BASELINE) {
+      const entry = path.join(workDir, `${fn.name}-first-use.mjs`);
+      writeFileSync(entry, [`export { handler } from ${JSON.stringify(path.join(repoRoot, fn.entry))};`, `export { loadEveryOperation } from ${JSON.stringify(path.join(repoRoot, 'shared/http/lazy-operation.ts'))};`].join('\n'));
+      firstUseBundle = path.join(workDir, `${fn.name}-first-use`, lambdaBundleFile);
+      await build({ ...esbuildOptions(entry, firstUseBundle), absWorkingDir: repoRoot, logLevel: 'warning' });
+    }
     built.push({
       fn,
       bundle: outfile,
@@ -252,6 +274,7 @@ try {
       packages,
       sdkBytes: packages.filter(([pkg]) => isAwsSdk(pkg)).reduce((sum, [, bytes]) => sum + bytes, 0),
       externals: [...new Set(output.imports.filter((imported) => imported.external && imported.kind !== 'dynamic-import' && imported.path.startsWith('@aws-sdk/')).map((imported) => imported.path))],
+      ...(firstUseBundle ? { firstUseBundle } : {}),
     });
   }
   console.log(`Built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s.`);
@@ -285,12 +308,13 @@ try {
   const initRows: string[][] = [];
   /** Median import time with source maps (as the functions run), per function. */
   const initMs = new Map<string, number>();
-  const samples = new Map(built.map((b) => [b.fn.name, { withMaps: [] as InitRun[], withoutMaps: [] as InitRun[] }]));
+  const samples = new Map(built.map((b) => [b.fn.name, { withMaps: [] as InitRun[], withoutMaps: [] as InitRun[], firstUse: [] as InitRun[] }]));
   for (let round = 0; round < RUNS; round += 1) {
     for (const b of built) {
       const sample = samples.get(b.fn.name)!;
       sample.withMaps.push(initOnce(b.fn, b.bundle, true));
       sample.withoutMaps.push(initOnce(b.fn, b.bundle, false));
+      if (b.firstUseBundle) sample.firstUse.push(initOnce(b.fn, b.firstUseBundle, true));
     }
   }
   for (const b of built) {
@@ -324,6 +348,24 @@ try {
     `Against the goals (bundle: ${lambdaBundleFile}; own code: bytes beyond the AWS SDK; init: median import with ${lambdaNodeOptions}; x baseline: median of the rounds' ratios; baseline ${BASELINE}: ${ms(baselineMs)} ms)`,
     ['function', 'bundle KB', 'goal', 'own KB', 'goal', 'init ms', 'goal', 'x baseline', 'goal'],
     rows.map((row) => [row.name, kb(row.kb * 1024), String(GOAL.bundleKb), kb(row.ownKb * 1024), String(GOAL.ownKb), ms(row.init), String(GOAL.initMs), row.ratio.toFixed(2), String(GOAL.initRatio)]),
+  );
+  const baselineImports = samples.get(BASELINE)!.withMaps;
+  printTable(
+    `Left to the first request (median of ${RUNS}, ${lambdaNodeOptions}; ms): operations load their modules on first call; "every route" loads them all after the import (loadEveryOperation), a first request loads its own route's only`,
+    ['function', 'init', 'every route', 'init + every route', 'x baseline'],
+    built
+      .filter((b) => b.firstUseBundle)
+      .map((b) => {
+        const { firstUse } = samples.get(b.fn.name)!;
+        const loadAll = firstUse.map((run) => run.loadAllMs ?? 0);
+        return [
+          b.fn.name,
+          ms(median(firstUse.map((run) => run.importMs))),
+          ms(median(loadAll)),
+          ms(median(firstUse.map((run) => run.importMs + (run.loadAllMs ?? 0)))),
+          median(firstUse.map((run, round) => (run.importMs + (run.loadAllMs ?? 0)) / baselineImports[round]!.importMs)).toFixed(2),
+        ];
+      }),
   );
   const names = (list: typeof rows) => (list.length ? list.map((row) => row.name).join(', ') : 'none');
   const meets13 = rows.filter((row) => row.kb <= GOAL.bundleKb && row.init <= GOAL.initMs);

@@ -1,11 +1,14 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { lazyOperation } from '../../shared/http/lazy-operation.js';
+import { lazyGroupOperations } from '../../shared/resources/lazy-operations.js';
+import { buyersRoutings } from '../../shared/resources/routing/buyers.js';
 import { buyersRoutes } from '../../shared/http/routes/buyers.js';
-import { groupOperations } from '../../shared/resources/engine.js';
-import { buyers, buyerGroups } from '../../shared/resources/buyers.js';
-import { showByUserBuyerId } from './by-user-buyer-id.js';
 
 /** Buyers and buyer groups, plus lookup by the client's own buyer id. */
 export const handler = createRouteGroupHandler('buyers', buyersRoutes, {
-  ...groupOperations('buyers', [buyers, buyerGroups]),
-  'buyers.showByUserBuyerId': showByUserBuyerId,
+  ...lazyGroupOperations('buyers', buyersRoutings, async () => {
+    const { buyers, buyerGroups } = await import('../../shared/resources/buyers.js');
+    return [buyers, buyerGroups];
+  }),
+  'buyers.showByUserBuyerId': lazyOperation(async () => (await import('./by-user-buyer-id.js')).showByUserBuyerId),
 });

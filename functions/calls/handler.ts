@@ -1,45 +1,30 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { lazyOperation } from '../../shared/http/lazy-operation.js';
 import { callsRoutes } from '../../shared/http/routes/calls.js';
-import { callsByCallerNumber } from './by-caller.js';
-import { listCallLogs } from './call-logs.js';
-import { listChargeRollups } from './charge-rollups.js';
-import { billingDataset, callDataset, leadDataset, listDatasets, numberImpressionDataset } from './datasets.js';
-import { listDncCheckLogs, listImpressions } from './reporting-logs.js';
-import { callEvents } from './events.js';
-import { hangUpCall } from './hangup.js';
-import { sendKeyPress } from './key-press.js';
-import { listCalls } from './list.js';
-import { listLiveCalls } from './live.js';
-import { callReports } from './reports.js';
-import { secureData, secureHangUp, secureUpdate } from './secure.js';
-import { showCall } from './show.js';
-import { callStats } from './stats.js';
-import { updateByCallerId } from './update-by-caller-id.js';
-import { updateCall } from './update.js';
 
 /** Calls through the API: lists, one call, its events (charged), updates, key presses, hang-ups, logs; datasets and the reporting logs. */
 export const handler = createRouteGroupHandler('calls', callsRoutes, {
-  'calls.list': listCalls,
-  'calls.byCallerNumber': callsByCallerNumber,
-  'calls.live': listLiveCalls,
-  'calls.reports': callReports,
-  'calls.stats': callStats,
-  'calls.show': showCall,
-  'calls.events': callEvents,
-  'calls.update': updateCall,
-  'calls.updateByCallerId': updateByCallerId,
-  'calls.sendKeyPress': sendKeyPress,
-  'calls.hangUp': hangUpCall,
-  'calls.secureUpdate': secureUpdate,
-  'calls.secureHangUp': secureHangUp,
-  'calls.secureData': secureData,
-  'call_logs.list': listCallLogs,
-  'charge_rollups.list': listChargeRollups,
-  'datasets.list': listDatasets,
-  'datasets.calls': callDataset,
-  'datasets.leads': leadDataset,
-  'datasets.billing': billingDataset,
-  'datasets.numberImpressions': numberImpressionDataset,
-  'impressions.list': listImpressions,
-  'dnc_check_logs.list': listDncCheckLogs,
+  'calls.list': lazyOperation(async () => (await import('./list.js')).listCalls),
+  'calls.byCallerNumber': lazyOperation(async () => (await import('./by-caller.js')).callsByCallerNumber),
+  'calls.live': lazyOperation(async () => (await import('./live.js')).listLiveCalls),
+  'calls.reports': lazyOperation(async () => (await import('./reports.js')).callReports),
+  'calls.stats': lazyOperation(async () => (await import('./stats.js')).callStats),
+  'calls.show': lazyOperation(async () => (await import('./show.js')).showCall),
+  'calls.events': lazyOperation(async () => (await import('./events.js')).callEvents),
+  'calls.update': lazyOperation(async () => (await import('./update.js')).updateCall),
+  'calls.updateByCallerId': lazyOperation(async () => (await import('./update-by-caller-id.js')).updateByCallerId),
+  'calls.sendKeyPress': lazyOperation(async () => (await import('./key-press.js')).sendKeyPress),
+  'calls.hangUp': lazyOperation(async () => (await import('./hangup.js')).hangUpCall),
+  'calls.secureUpdate': lazyOperation(async () => (await import('./secure.js')).secureUpdate),
+  'calls.secureHangUp': lazyOperation(async () => (await import('./secure.js')).secureHangUp),
+  'calls.secureData': lazyOperation(async () => (await import('./secure.js')).secureData),
+  'call_logs.list': lazyOperation(async () => (await import('./call-logs.js')).listCallLogs),
+  'charge_rollups.list': lazyOperation(async () => (await import('./charge-rollups.js')).listChargeRollups),
+  'datasets.list': lazyOperation(async () => (await import('./datasets.js')).listDatasets),
+  'datasets.calls': lazyOperation(async () => (await import('./datasets.js')).callDataset),
+  'datasets.leads': lazyOperation(async () => (await import('./datasets.js')).leadDataset),
+  'datasets.billing': lazyOperation(async () => (await import('./datasets.js')).billingDataset),
+  'datasets.numberImpressions': lazyOperation(async () => (await import('./datasets.js')).numberImpressionDataset),
+  'impressions.list': lazyOperation(async () => (await import('./reporting-logs.js')).listImpressions),
+  'dnc_check_logs.list': lazyOperation(async () => (await import('./reporting-logs.js')).listDncCheckLogs),
 });

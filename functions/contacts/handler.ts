@@ -1,26 +1,25 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { lazyOperation } from '../../shared/http/lazy-operation.js';
+import { lazyGroupOperations } from '../../shared/resources/lazy-operations.js';
+import { contactsRoutings } from '../../shared/resources/routing/contacts.js';
 import { contactsRoutes } from '../../shared/http/routes/contacts.js';
-import { groupOperations } from '../../shared/resources/engine.js';
-import { incomingTextMessages } from '../../shared/resources/incoming-text-messages.js';
-import { callerBlock, callerUnblock, suppressionList } from './blacklist-operations.js';
-import { contactFields, contactFieldValues, contactFieldViews } from '../../shared/resources/contact-fields.js';
-import { hangUpContactCalls, showContact, updateContact } from './contacts.js';
-import { requestDataAppend } from './data-append.js';
-import { dataAppendGroups, dataAppends } from '../../shared/resources/data-appends.js';
-import { contactImports } from '../../shared/resources/contact-imports.js';
-import { resumeContactImport } from '../../shared/contact-imports/import-requests.js';
-import { receiveUpload } from '../../shared/contact-imports/upload.js';
 
 /** Contacts (one caller number across the company's leads and calls), the blacklist (suppression list) custom contact fields, data appends and contact imports. */
 export const handler = createRouteGroupHandler('contacts', contactsRoutes, {
-  ...groupOperations('contacts', [incomingTextMessages, contactFields, contactFieldValues, contactFieldViews, dataAppendGroups, dataAppends, contactImports]),
-  'contact_imports.resume': resumeContactImport,
-  'contact_imports.upload': receiveUpload,
-  'data_append.request': requestDataAppend,
-  'contacts.callerBlock': callerBlock,
-  'contacts.callerUnblock': callerUnblock,
-  'contacts.suppressionList': suppressionList,
-  'contacts.show': showContact,
-  'contacts.update': updateContact,
-  'contacts.hangUpCalls': hangUpContactCalls,
+  ...lazyGroupOperations('contacts', contactsRoutings, async () => {
+    const { incomingTextMessages } = await import('../../shared/resources/incoming-text-messages.js');
+    const { contactFields, contactFieldValues, contactFieldViews } = await import('../../shared/resources/contact-fields.js');
+    const { dataAppendGroups, dataAppends } = await import('../../shared/resources/data-appends.js');
+    const { contactImports } = await import('../../shared/resources/contact-imports.js');
+    return [incomingTextMessages, contactFields, contactFieldValues, contactFieldViews, dataAppendGroups, dataAppends, contactImports];
+  }),
+  'contact_imports.resume': lazyOperation(async () => (await import('../../shared/contact-imports/import-requests.js')).resumeContactImport),
+  'contact_imports.upload': lazyOperation(async () => (await import('../../shared/contact-imports/upload.js')).receiveUpload),
+  'data_append.request': lazyOperation(async () => (await import('./data-append.js')).requestDataAppend),
+  'contacts.callerBlock': lazyOperation(async () => (await import('./blacklist-operations.js')).callerBlock),
+  'contacts.callerUnblock': lazyOperation(async () => (await import('./blacklist-operations.js')).callerUnblock),
+  'contacts.suppressionList': lazyOperation(async () => (await import('./blacklist-operations.js')).suppressionList),
+  'contacts.show': lazyOperation(async () => (await import('./contacts.js')).showContact),
+  'contacts.update': lazyOperation(async () => (await import('./contacts.js')).updateContact),
+  'contacts.hangUpCalls': lazyOperation(async () => (await import('./contacts.js')).hangUpContactCalls),
 });

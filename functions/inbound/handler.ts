@@ -1,18 +1,21 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { inboundRoutes } from '../../shared/http/routes/inbound.js';
 import { METRIC } from '../../shared/observability/metric-names.js';
-import { groupOperations } from '../../shared/resources/engine.js';
-import { inboundWebhooks } from '../../shared/resources/inbound-webhooks.js';
-import { corsPreflight, inboundOperation } from '../../shared/routing/inbound.js';
-import { listLogs } from './logs.js';
-import { ping } from './ping.js';
-import { post } from './post.js';
+import { lazyOperation } from '../../shared/http/lazy-operation.js';
+import { lazyGroupOperations } from '../../shared/resources/lazy-operations.js';
+import { inboundRoutings } from '../../shared/resources/routing/inbound.js';
 
 /** Inbound webhooks: configuration, the partner-facing ping and post, and their logs. */
 export const handler = createRouteGroupHandler('inbound', inboundRoutes, {
-  ...groupOperations('inbound', [inboundWebhooks]),
-  'inbound_webhooks.ping': inboundOperation(ping, METRIC.pings),
-  'inbound_webhooks.post': inboundOperation(post, METRIC.posts),
-  'inbound_webhooks.preflight': corsPreflight,
-  'inbound_webhook_logs.list': listLogs,
+  ...lazyGroupOperations('inbound', inboundRoutings, async () => [(await import('../../shared/resources/inbound-webhooks.js')).inboundWebhooks]),
+  'inbound_webhooks.ping': lazyOperation(async () => {
+    const [{ inboundOperation }, { ping }] = await Promise.all([import('../../shared/routing/inbound.js'), import('./ping.js')]);
+    return inboundOperation(ping, METRIC.pings);
+  }),
+  'inbound_webhooks.post': lazyOperation(async () => {
+    const [{ inboundOperation }, { post }] = await Promise.all([import('../../shared/routing/inbound.js'), import('./post.js')]);
+    return inboundOperation(post, METRIC.posts);
+  }),
+  'inbound_webhooks.preflight': lazyOperation(async () => (await import('../../shared/routing/inbound.js')).corsPreflight),
+  'inbound_webhook_logs.list': lazyOperation(async () => (await import('./logs.js')).listLogs),
 });

@@ -1,12 +1,15 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { lazyOperation } from '../../shared/http/lazy-operation.js';
+import { lazyGroupOperations } from '../../shared/resources/lazy-operations.js';
+import { integrationsRoutings } from '../../shared/resources/routing/integrations.js';
 import { integrationsRoutes } from '../../shared/http/routes/integrations.js';
-import { groupOperations } from '../../shared/resources/engine.js';
-import { integrations } from '../../shared/resources/integrations.js';
-import { appConfigs, oauthConnections, secretItems } from '../../shared/resources/secrets.js';
-import { setActive } from './set-active.js';
 
 /** Integrations, plus switching one on or off; their secrets, OAuth connections and app configs. */
 export const handler = createRouteGroupHandler('integrations', integrationsRoutes, {
-  ...groupOperations('integrations', [integrations, secretItems, oauthConnections, appConfigs]),
-  'integrations.setActive': setActive,
+  ...lazyGroupOperations('integrations', integrationsRoutings, async () => {
+    const { integrations } = await import('../../shared/resources/integrations.js');
+    const { secretItems, oauthConnections, appConfigs } = await import('../../shared/resources/secrets.js');
+    return [integrations, secretItems, oauthConnections, appConfigs];
+  }),
+  'integrations.setActive': lazyOperation(async () => (await import('./set-active.js')).setActive),
 });

@@ -1,26 +1,20 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { lazyOperation } from '../../shared/http/lazy-operation.js';
 import { leadsRoutes } from '../../shared/http/routes/leads.js';
-import { buyerIsAvailable } from './buyer-availability.js';
-import { corsPreflight } from '../../shared/routing/inbound.js';
-import { callerMoveToEnd, callerOptOut, callerRemove, leadsByCallerNumber } from './caller-operations.js';
-import { listLeads } from './lead-list.js';
-import { deleteLeadOperation, newLead, showLead, updateLead } from './lead-records.js';
-import { leadReports } from './reports.js';
-import { submit } from './submit.js';
 
 /** Lead submission and the leads API. */
 export const handler = createRouteGroupHandler('leads', leadsRoutes, {
-  'leads.submit': submit,
-  'leads.preflight': corsPreflight,
-  'leads.list': listLeads,
-  'leads.new': newLead,
-  'leads.show': showLead,
-  'leads.update': updateLead,
-  'leads.deleteById': deleteLeadOperation,
-  'leads.byCallerNumber': leadsByCallerNumber,
-  'leads.reports': leadReports,
-  'leads.callerOptOut': callerOptOut,
-  'leads.callerRemove': callerRemove,
-  'leads.callerMoveToEnd': callerMoveToEnd,
-  'leads.buyerIsAvailable': buyerIsAvailable,
+  'leads.submit': lazyOperation(async () => (await import('./submit.js')).submit),
+  'leads.preflight': lazyOperation(async () => (await import('../../shared/routing/inbound.js')).corsPreflight),
+  'leads.list': lazyOperation(async () => (await import('./lead-list.js')).listLeads),
+  'leads.new': lazyOperation(async () => (await import('./lead-records.js')).newLead),
+  'leads.show': lazyOperation(async () => (await import('./lead-records.js')).showLead),
+  'leads.update': lazyOperation(async () => (await import('./lead-records.js')).updateLead),
+  'leads.deleteById': lazyOperation(async () => (await import('./lead-records.js')).deleteLeadOperation),
+  'leads.byCallerNumber': lazyOperation(async () => (await import('./caller-operations.js')).leadsByCallerNumber),
+  'leads.reports': lazyOperation(async () => (await import('./reports.js')).leadReports),
+  'leads.callerOptOut': lazyOperation(async () => (await import('./caller-operations.js')).callerOptOut),
+  'leads.callerRemove': lazyOperation(async () => (await import('./caller-operations.js')).callerRemove),
+  'leads.callerMoveToEnd': lazyOperation(async () => (await import('./caller-operations.js')).callerMoveToEnd),
+  'leads.buyerIsAvailable': lazyOperation(async () => (await import('./buyer-availability.js')).buyerIsAvailable),
 });

@@ -1,15 +1,17 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { lazyOperation } from '../../shared/http/lazy-operation.js';
+import { lazyGroupOperations } from '../../shared/resources/lazy-operations.js';
+import { numbersRoutings } from '../../shared/resources/routing/numbers.js';
 import { numbersRoutes } from '../../shared/http/routes/numbers.js';
-import { groupOperations } from '../../shared/resources/engine.js';
-import { resumeNumberOrder } from '../../shared/numbers/number-order-fill.js';
-import { numberOrderPrefixes, numberOrders } from '../../shared/resources/number-orders.js';
-import { phoneNumbers } from '../../shared/resources/phone-numbers.js';
-import { ringPools } from '../../shared/resources/ring-pools.js';
-import { searchPhoneNumbers } from './search.js';
 
 /** Tracking numbers (bought and released through the number provider) and number pools. */
 export const handler = createRouteGroupHandler('numbers', numbersRoutes, {
-  ...groupOperations('numbers', [phoneNumbers, ringPools, numberOrderPrefixes, numberOrders]),
-  'phone_numbers.search': searchPhoneNumbers,
-  'number_orders.resume': resumeNumberOrder,
+  ...lazyGroupOperations('numbers', numbersRoutings, async () => {
+    const { phoneNumbers } = await import('../../shared/resources/phone-numbers.js');
+    const { ringPools } = await import('../../shared/resources/ring-pools.js');
+    const { numberOrderPrefixes, numberOrders } = await import('../../shared/resources/number-orders.js');
+    return [phoneNumbers, ringPools, numberOrderPrefixes, numberOrders];
+  }),
+  'phone_numbers.search': lazyOperation(async () => (await import('./search.js')).searchPhoneNumbers),
+  'number_orders.resume': lazyOperation(async () => (await import('../../shared/numbers/number-order-fill.js')).resumeNumberOrder),
 });

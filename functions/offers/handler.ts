@@ -1,8 +1,15 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { offersRoutes } from '../../shared/http/routes/offers.js';
-import { groupOperations } from '../../shared/resources/engine.js';
-import { offers, trafficSources } from '../../shared/resources/offers.js';
-import { offerConversions } from '../../shared/resources/offer-conversions.js';
+import { lazyGroupOperations } from '../../shared/resources/lazy-operations.js';
+import { offersRoutings } from '../../shared/resources/routing/offers.js';
 
 /** Offers, traffic sources and traffic source payouts (offer conversions). */
-export const handler = createRouteGroupHandler('offers', offersRoutes, groupOperations('offers', [offers, trafficSources, offerConversions]));
+export const handler = createRouteGroupHandler(
+  'offers',
+  offersRoutes,
+  lazyGroupOperations('offers', offersRoutings, async () => {
+    const { offers, trafficSources } = await import('../../shared/resources/offers.js');
+    const { offerConversions } = await import('../../shared/resources/offer-conversions.js');
+    return [offers, trafficSources, offerConversions];
+  }),
+);

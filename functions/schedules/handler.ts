@@ -1,17 +1,19 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { lazyOperation } from '../../shared/http/lazy-operation.js';
+import { lazyGroupOperations } from '../../shared/resources/lazy-operations.js';
+import { schedulesRoutings } from '../../shared/resources/routing/schedules.js';
 import { schedulesRoutes } from '../../shared/http/routes/schedules.js';
-import { groupOperations } from '../../shared/resources/engine.js';
-import { schedules } from '../../shared/resources/schedules.js';
-import { scheduleActions } from '../../shared/resources/schedule-actions.js';
-import { scheduleActionGroups, scheduleTriggers, scheduleDistributions } from '../../shared/resources/schedule-records.js';
-import { scheduledCallbacks } from '../../shared/resources/scheduled-callbacks.js';
-import { leadRetargets } from '../../shared/resources/lead-retargets.js';
-import { makeCall } from './make-call.js';
-import { listLeadRetargetLogs } from './retarget-logs.js';
 
 /** Schedules and their actions, triggers, distributions, callbacks; lead retargets and their logs; make_call. */
 export const handler = createRouteGroupHandler('schedules', schedulesRoutes, {
-  ...groupOperations('schedules', [schedules, scheduleActions, scheduleActionGroups, scheduleTriggers, scheduleDistributions, scheduledCallbacks, leadRetargets]),
-  'schedules.makeCall': makeCall,
-  'lead_retarget_logs.list': listLeadRetargetLogs,
+  ...lazyGroupOperations('schedules', schedulesRoutings, async () => {
+    const { schedules } = await import('../../shared/resources/schedules.js');
+    const { scheduleActions } = await import('../../shared/resources/schedule-actions.js');
+    const { scheduleActionGroups, scheduleTriggers, scheduleDistributions } = await import('../../shared/resources/schedule-records.js');
+    const { scheduledCallbacks } = await import('../../shared/resources/scheduled-callbacks.js');
+    const { leadRetargets } = await import('../../shared/resources/lead-retargets.js');
+    return [schedules, scheduleActions, scheduleActionGroups, scheduleTriggers, scheduleDistributions, scheduledCallbacks, leadRetargets];
+  }),
+  'schedules.makeCall': lazyOperation(async () => (await import('./make-call.js')).makeCall),
+  'lead_retarget_logs.list': lazyOperation(async () => (await import('./retarget-logs.js')).listLeadRetargetLogs),
 });

@@ -1,12 +1,8 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
+import { lazyOperation } from '../../shared/http/lazy-operation.js';
+import { lazyGroupOperations } from '../../shared/resources/lazy-operations.js';
+import { subscriptionsRoutings } from '../../shared/resources/routing/subscriptions.js';
 import { subscriptionsRoutes } from '../../shared/http/routes/subscriptions.js';
-import { groupOperations } from '../../shared/resources/engine.js';
-import { subscriptions } from '../../shared/resources/subscriptions.js';
-import { outgoingWebhookUrls, outgoingWebhooks } from '../../shared/resources/outgoing-webhooks.js';
-import { webhookManualFires } from '../../shared/resources/webhook-manual-fires.js';
-import { deleteByTargetUrl } from './delete-by-target-url.js';
-import { listWebhookLogs, showWebhookLog } from './webhook-logs.js';
-import { listChangeLogs, showChangeLog } from './change-logs.js';
 
 /**
  * Event subscriptions and outgoing webhooks: the six operations of subscriptions, outgoing
@@ -14,10 +10,15 @@ import { listChangeLogs, showChangeLog } from './change-logs.js';
  * logs (the audit trail of every record written through the API).
  */
 export const handler = createRouteGroupHandler('subscriptions', subscriptionsRoutes, {
-  ...groupOperations('subscriptions', [subscriptions, outgoingWebhookUrls, outgoingWebhooks, webhookManualFires]),
-  'subscriptions.deleteByTargetUrl': deleteByTargetUrl,
-  'webhook_logs.list': listWebhookLogs,
-  'webhook_logs.show': showWebhookLog,
-  'change_logs.list': listChangeLogs,
-  'change_logs.show': showChangeLog,
+  ...lazyGroupOperations('subscriptions', subscriptionsRoutings, async () => {
+    const { subscriptions } = await import('../../shared/resources/subscriptions.js');
+    const { outgoingWebhookUrls, outgoingWebhooks } = await import('../../shared/resources/outgoing-webhooks.js');
+    const { webhookManualFires } = await import('../../shared/resources/webhook-manual-fires.js');
+    return [subscriptions, outgoingWebhookUrls, outgoingWebhooks, webhookManualFires];
+  }),
+  'subscriptions.deleteByTargetUrl': lazyOperation(async () => (await import('./delete-by-target-url.js')).deleteByTargetUrl),
+  'webhook_logs.list': lazyOperation(async () => (await import('./webhook-logs.js')).listWebhookLogs),
+  'webhook_logs.show': lazyOperation(async () => (await import('./webhook-logs.js')).showWebhookLog),
+  'change_logs.list': lazyOperation(async () => (await import('./change-logs.js')).listChangeLogs),
+  'change_logs.show': lazyOperation(async () => (await import('./change-logs.js')).showChangeLog),
 });

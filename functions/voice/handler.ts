@@ -1,26 +1,24 @@
 import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { voiceRoutes } from '../../shared/http/routes/voice.js';
 import { validCarrierSignature } from '../../shared/voice/carrier-auth.js';
-import { callStatus, dialAction, dialStatus, incoming, outboundAnswer, recording, whisper, whisperResult } from './twilio-operations.js';
-import { keyPress, routerAnswer } from './call-config-operations.js';
-import { inboundSms } from './sms-operation.js';
+import { lazyOperation } from '../../shared/http/lazy-operation.js';
 
 /** The voice carrier's webhooks (signed by the carrier): every call's state machine is driven from here. */
 export const handler = createRouteGroupHandler(
   'voice',
   voiceRoutes,
   {
-    'voice.incoming': incoming,
-    'voice.dial_action': dialAction,
-    'voice.dial_status': dialStatus,
-    'voice.status': callStatus,
-    'voice.whisper': whisper,
-    'voice.whisper_result': whisperResult,
-    'voice.outbound_answer': outboundAnswer,
-    'voice.recording': recording,
-    'voice.router_answer': routerAnswer,
-    'voice.key_press': keyPress,
-    'voice.sms': inboundSms,
+    'voice.incoming': lazyOperation(async () => (await import('./twilio-operations.js')).incoming),
+    'voice.dial_action': lazyOperation(async () => (await import('./twilio-operations.js')).dialAction),
+    'voice.dial_status': lazyOperation(async () => (await import('./twilio-operations.js')).dialStatus),
+    'voice.status': lazyOperation(async () => (await import('./twilio-operations.js')).callStatus),
+    'voice.whisper': lazyOperation(async () => (await import('./twilio-operations.js')).whisper),
+    'voice.whisper_result': lazyOperation(async () => (await import('./twilio-operations.js')).whisperResult),
+    'voice.outbound_answer': lazyOperation(async () => (await import('./twilio-operations.js')).outboundAnswer),
+    'voice.recording': lazyOperation(async () => (await import('./twilio-operations.js')).recording),
+    'voice.router_answer': lazyOperation(async () => (await import('./call-config-operations.js')).routerAnswer),
+    'voice.key_press': lazyOperation(async () => (await import('./call-config-operations.js')).keyPress),
+    'voice.sms': lazyOperation(async () => (await import('./sms-operation.js')).inboundSms),
   },
   { carrierSignature: validCarrierSignature },
 );

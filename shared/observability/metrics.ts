@@ -18,16 +18,21 @@ export interface MetricsRecorder {
 
 const noMetrics: MetricsRecorder = { count: () => undefined, publish: () => undefined };
 
-/** Counts kept by Powertools Metrics and written as EMF to stdout, which CloudWatch Logs turns into metrics. */
+/**
+ * Counts kept by Powertools Metrics and written as EMF to stdout, which CloudWatch Logs turns into
+ * metrics. The Metrics instance is made on the first count, not at init (issue 12): most requests
+ * count nothing.
+ */
 export function powertoolsMetrics(options: { namespace: string; serviceName: string }): MetricsRecorder {
-  const metrics = new Metrics({ namespace: options.namespace, serviceName: options.serviceName, logger });
+  let metrics: Metrics | undefined;
   return {
     count: (name, value) => {
+      metrics ??= new Metrics({ namespace: options.namespace, serviceName: options.serviceName, logger });
       metrics.addMetric(name, MetricUnit.Count, value);
     },
     publish: () => {
       // Most requests count nothing; publishing an empty set only makes Powertools warn.
-      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+      if (metrics?.hasStoredMetrics()) metrics.publishStoredMetrics();
     },
   };
 }

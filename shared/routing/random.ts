@@ -15,5 +15,7 @@ export function seededRandom(seed: number): RandomSource {
   };
 }
 
-/** The service's source: seeded once per process from the OS. */
-export const serviceRandom: RandomSource = seededRandom(randomInt(2 ** 31));
+let seeded: RandomSource | undefined;
+
+/** The service's source: seeded once per process from the OS, on first use (not at init: issue 12). */
+export const serviceRandom: RandomSource = () => (seeded ??= seededRandom(randomInt(2 ** 31)))();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handlerModules } from '../../functions/index.js';
+import { loadEveryOperation } from '../../shared/http/lazy-operation.js';
 import { matchRoute } from '../../shared/http/route-match.js';
 import { routeGroups, routeKey, routes, routesByGroup, routesOfGroup } from '../../shared/http/routes.js';
 import { resources } from '../../shared/resources/registry.js';
@@ -84,6 +85,8 @@ describe('route table', () => {
       const module = await load();
       expect(typeof module.handler).toBe('function');
     }
+    // Operations load their modules on first call: each loads, and each group's resources are its routing facts'.
+    await expect(loadEveryOperation()).resolves.toBeUndefined();
   });
 
   it('refuses to build a group with carrier routes that is given no carrier signature check', async () => {
