@@ -2,9 +2,11 @@ import { callsOfCaller } from '../calls/call-store.js';
 import { getContact } from '../contacts/contact-store.js';
 import { ValidationError, type FieldErrors } from '../http/errors.js';
 import { getLead, leadsOfContact } from '../leads/lead-store.js';
-import type { HookContext } from '../resources/define.js';
+import { tableName } from '../db/client.js';
+import { keys } from '../db/keys.js';
+import type { CreateCheck, HookContext } from '../resources/define.js';
 import { checkFieldValue, isBlankValue } from './field-types.js';
-import { appliesTo, getContactField, type ContactField, type OwnerKind } from './field-store.js';
+import { appliesTo, CONTACT_FIELDS, getContactField, type ContactField, type OwnerKind } from './field-store.js';
 import { FIELD_OWNER } from './value-owner.js';
 
 /**
@@ -56,7 +58,22 @@ export async function prepareCreate(context: HookContext, fields: Record<string,
 export async function prepareUpdate(context: HookContext, before: Record<string, unknown>, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (!('value' in fields)) return {};
   const field = await getContactField(context.companyId, Number(before.contact_field_id));
-  // A field's values go with it (hidden at once, deleted in the background); one whose field is gone anyway (created as the field was deleted) is refused.
+  // A field's values go with it (hidden at once, deleted in the background); an update that reads no field is refused.
   if (!field) throw new ValidationError({ contact_field_id: [`does not exist: ${before.contact_field_id}`] });
   return { value: checkedValue(field, fields.value) };
+}
+
+/**
+ * The field must still exist when the value is written: prepareCreate read it, but a DELETE of
+ * the field committed since (and its background cleanup, done already) would leave the value an
+ * orphan that no cleanup takes away. One ConditionCheck in the create's transaction.
+ */
+export function createChecks(context: HookContext, record: Record<string, unknown>): CreateCheck[] {
+  const fieldId = Number(record.contact_field_id);
+  return [
+    {
+      check: { ConditionCheck: { TableName: tableName, Key: keys.record(context.companyId, CONTACT_FIELDS, fieldId), ConditionExpression: 'attribute_exists(pk)' } },
+      errors: { contact_field_id: [`does not exist: ${fieldId}`] },
+    },
+  ];
 }

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { TransactItem } from '../db/client.js';
+import type { FieldErrors } from '../http/errors.js';
 import type { Key } from '../db/keys.js';
 import type { QueueMessage } from '../ports/events.js';
 import type { ChangeAuthor } from './change-log.js';
@@ -79,6 +80,12 @@ export interface ResourceView {
   hiddenRecords?: (companyId: number) => Promise<HiddenRecords | undefined>;
 }
 
+/** A condition a create's transaction checks (a ConditionCheck item), and the errors of a 422 when it fails. */
+export interface CreateCheck {
+  check: TransactItem;
+  errors: FieldErrors;
+}
+
 /** Hooks of a resource that read or write beyond its own record. */
 export interface ResourceBehaviour {
   /** Turns validated create input into the fields to store (copying another record...). */
@@ -111,6 +118,12 @@ export interface ResourceBehaviour {
    * sent, instructions included (a rotated secret, the state a re-enabled subscription clears).
    */
   prepareUpdate?: (context: HookContext, before: Record<string, unknown>, fields: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /**
+   * Conditions on other records that the create's own transaction checks, each with the 422 it
+   * answers when it fails: what `prepareCreate` read may have changed by the time the record is
+   * written (a contact value's field deleted meanwhile, its cleanup already done).
+   */
+  createChecks?: (context: HookContext, record: Record<string, unknown>) => CreateCheck[];
   /**
    * Items written in the delete's own transaction: the mark of work the delete leaves to the
    * background (a deleted contact field's values), so that work exists exactly when the delete does.

@@ -1,3 +1,4 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { keys, type Key } from '../db/keys.js';
 import {
@@ -28,7 +29,7 @@ import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
 import { author, changeLogWrites, retryLogCollision } from './change-log.js';
 import { envelopeAssociations } from './associations.js';
-import { allColumns, checkedForeignKeys, supports, type CrudOperation, type HookContext, type ResourceDefinition, type ResourceView } from './define.js';
+import { allColumns, checkedForeignKeys, supports, type CreateCheck, type CrudOperation, type HookContext, type ResourceDefinition, type ResourceView } from './define.js';
 import { conditionAttributes, recordPredicate, withoutHidden, type ListConditions } from './list-conditions.js';
 import { resourceListSchema } from './list-schema.js';
 import { pickColumns, serializeDefaults, serializeRecord, type AssociationValues, type SerializeOptions } from './serialize.js';
@@ -46,6 +47,14 @@ export const RECORD_BUDGET_BYTES = 100_000;
 const MAX_ACQUIRE_ATTEMPTS = 10;
 
 /** The `:id` path parameter; anything that is not an id cannot name a record: 404. */
+
+/** The 422 of the create check whose condition cancelled the transaction, if one did (`offset`: the transaction's index of the first check). */
+function refusedCheck(error: unknown, checks: readonly CreateCheck[], offset: number): ValidationError | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const failed = checks.findIndex((_, index) => error.CancellationReasons?.[offset + index]?.Code === 'ConditionalCheckFailed');
+  return failed === -1 ? undefined : new ValidationError(checks[failed]!.errors);
+}
+
 export function pathId(request: OperationRequest): number {
   const raw = request.pathParams.id ?? '';
   if (!ID_TEXT.test(raw)) throw new NotFoundError();
@@ -370,11 +379,17 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
         };
         const messages = (await behaviour?.messages?.(context, { after: candidate, fields: validated })) ?? [];
         const { writes, staged } = stageMessages(companyId, messages, request.now);
+        const lookups = lookupsOf(resource, companyId, candidate);
+        const checks = behaviour?.createChecks?.(context, candidate) ?? [];
         try {
           // The change log entry rides in the same transaction (shared/resources/change-log.ts).
           await retryLogCollision(
             () => changeLogWrites(resource, request, 'create', undefined, candidate),
-            (log) => createRecord(companyId, resource.name, { ...candidate, ...resource.indexAttributes?.(companyId, candidate) }, lookupsOf(resource, companyId, candidate), [...writes, ...log]),
+            (log) =>
+              createRecord(companyId, resource.name, { ...candidate, ...resource.indexAttributes?.(companyId, candidate) }, lookups, [...checks.map((each) => each.check), ...writes, ...log]).catch((error: unknown) => {
+                // createRecord's items: the record, its lookups, the record count, then ours.
+                throw refusedCheck(error, checks, 2 + lookups.length) ?? error;
+              }),
           );
           record = candidate;
           await publishStaged(staged);

@@ -6,6 +6,8 @@ import type { TableWork } from '../../shared/adapters/local/table-work.js';
 import { advanceFieldCleanup } from '../../shared/contact-fields/field-cleanup.js';
 import { STALLED_CLEANUP_MS, sweepFieldCleanups } from '../../shared/contact-fields/field-cleanup-queue.js';
 import { pendingCleanups } from '../../shared/contact-fields/field-cleanup-store.js';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
 import { countRecords, getLookup, queryAllRecords } from '../../shared/db/records.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
@@ -198,4 +200,35 @@ describe('deleting a contact field', () => {
     expect(await drainLocalWork()).toBe(2);
     await expectCleanedUp(w);
   });
+
+  it('refuses a value whose field is deleted between its create reading the field and writing the value', async () => {
+    const company = await createTestCompany('cleanup-race');
+    const field = await createThrough(gateway, company, '/api/v1/contact_fields', { name: 'Age', key: 'age', field_type: 'integer' });
+    const lead = await storeLead(company.id, clock().now(), { caller_id: `+1415558${String(1000 + ++callers)}` });
+    // The field's DELETE (and its cleanup) commits while the create is between its read and its write.
+    let raced = false;
+    const name = 'raceFieldDelete';
+    db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const items = (args.input as { TransactItems?: Array<{ Put?: { Item?: { pk?: string } } }> }).TransactItems;
+        if (!raced && context.commandName === 'TransactWriteItemsCommand' && items?.some((item) => String(item.Put?.Item?.pk).includes('#contact_field_values'))) {
+          raced = true;
+          await db.send(new DeleteCommand({ TableName: tableName, Key: keys.record(company.id, 'contact_fields', field.id) }));
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const reply = await as(company, 'POST', '/api/v1/contact_field_values', { contact_field_id: field.id, lead_id: lead.id, value: 41 });
+      expect(raced).toBe(true);
+      expect(reply.status, reply.text).toBe(422);
+      expect(reply.body.errors).toEqual({ contact_field_id: [`does not exist: ${field.id}`] });
+    } finally {
+      db.middlewareStack.remove(name);
+    }
+    expect(await storedValues(company)).toEqual([]);
+    expect(await countRecords(company.id, 'contact_field_values')).toBe(0);
+  });
 });
+
