@@ -6,8 +6,7 @@ import { keys } from '../../shared/db/keys.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { useGateway } from '../fixtures/gateway.js';
-import { createThrough } from '../fixtures/records.js';
-import { callFields, carrierPost, dialOf, newCallSid, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
+import { callFields, carrierPost, dialOf, newCallSid, offerWithBuyers, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
 
 /**
  * A buyer is claimed inside the transaction that saves the call (shared/routing/claim.ts,
@@ -60,11 +59,7 @@ afterEach(() => {
 
 async function setup(buyerFields: Array<Record<string, unknown>>): Promise<{ company: TestCompany; buyers: Array<Record<string, any>>; number: string }> {
   const company = await createTestCompany('call-claims');
-  const buyers = [];
-  for (const [index, fields] of buyerFields.entries()) buyers.push(await createThrough(gateway, company, '/api/v1/buyers', { name: `B${index + 1}`, tier: index, ...fields }));
-  const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Offer', buyer_ids: buyers.map((buyer) => buyer.id) });
-  const number = await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id });
-  return { company, buyers, number: number.number as string };
+  return { company, ...(await offerWithBuyers(gateway, company, buyerFields)) };
 }
 
 async function routingOf(sid: string): Promise<Record<string, any>[]> {

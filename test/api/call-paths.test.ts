@@ -10,7 +10,7 @@ import { reserveNumber } from '../../shared/routing/reservations.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
-import { callFields, carrierPost, dialOf, eventsOfCall, newCallSid, showBuyer, VOICE_BASE, VOICE_TOKEN } from '../fixtures/voice.js';
+import { callFields, carrierPost, dialOf, eventsOfCall, newCallSid, offerWithBuyers, showBuyer, VOICE_BASE, VOICE_TOKEN } from '../fixtures/voice.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
@@ -36,13 +36,7 @@ interface Setup {
 /** A company with buyers (tier = position, so the first is tried first), an offer and one number. */
 async function setup(buyerFields: Array<Record<string, unknown>>, numberFields: Record<string, unknown> = {}, company?: TestCompany): Promise<Setup> {
   const owner = company ?? (await createTestCompany('paths'));
-  const buyers = [];
-  for (const [index, fields] of buyerFields.entries()) {
-    buyers.push(await createThrough(gateway, owner, '/api/v1/buyers', { name: `B${index + 1}`, number: buyerNumber(index), tier: index, ...fields }));
-  }
-  const offer = await createThrough(gateway, owner, '/api/v1/offers', { name: `Offer ${randomUUID().slice(0, 6)}`, buyer_ids: buyers.map((b) => b.id) });
-  const number = await createThrough(gateway, owner, '/api/v1/phone_numbers', { offer_id: offer.id, ...numberFields });
-  return { company: owner, buyers, offer, number: number.number as string };
+  return { company: owner, ...(await offerWithBuyers(gateway, owner, buyerFields, { buyerNumber, offerName: `Offer ${randomUUID().slice(0, 6)}`, numberFields })) };
 }
 
 const simulate = (to: string, buyers: BuyerBehaviour[], from = CALLER) =>

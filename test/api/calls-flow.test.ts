@@ -5,7 +5,7 @@ import { simulateCall, type BuyerBehaviour } from '../../shared/local/call-simul
 import { createTestCompany } from '../fixtures/company.js';
 import { call as httpCall, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
-import { eventsOfCall } from '../fixtures/voice.js';
+import { eventsOfCall, offerWithBuyers } from '../fixtures/voice.js';
 
 const gateway = useGateway();
 
@@ -13,13 +13,7 @@ const TOKEN = process.env.TWILIO_AUTH_TOKEN!;
 
 async function setup(buyerFields: Record<string, unknown>[]) {
   const company = await createTestCompany('calls');
-  const buyers = [];
-  for (const [index, fields] of buyerFields.entries()) {
-    buyers.push(await createThrough(gateway, company, '/api/v1/buyers', { name: `B${index + 1}`, number: `+1212555${String(1000 + index)}`, tier: index, ...fields }));
-  }
-  const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Offer', buyer_ids: buyers.map((b) => b.id) });
-  const number = await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id });
-  return { company, buyers, offer, number: number.number as string };
+  return { company, ...(await offerWithBuyers(gateway, company, buyerFields, { buyerNumber: (index) => `+1212555${String(1000 + index)}` })) };
 }
 
 const call = (to: string, buyers: BuyerBehaviour[], from = '+14155552671') =>

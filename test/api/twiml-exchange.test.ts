@@ -3,8 +3,7 @@ import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
 import { twilioSignature } from '../../shared/voice/twilio-signature.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { useGateway } from '../fixtures/gateway.js';
-import { createThrough } from '../fixtures/records.js';
-import { callFields, carrierPost, dialOf, eventsOfCall, newCallSid, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
+import { callFields, carrierPost, dialOf, eventsOfCall, newCallSid, offerWithBuyers, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
@@ -20,11 +19,7 @@ const EMPTY = `${XML}<Response/>`;
 
 async function setup(buyerFields: Array<Record<string, unknown>>): Promise<{ company: TestCompany; buyers: Array<Record<string, any>>; number: string }> {
   const company = await createTestCompany('twiml');
-  const buyers = [];
-  for (const [index, fields] of buyerFields.entries()) buyers.push(await createThrough(gateway, company, '/api/v1/buyers', { name: `B${index + 1}`, tier: index, ...fields }));
-  const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Offer', buyer_ids: buyers.map((b) => b.id) });
-  const number = await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id });
-  return { company, buyers, number: number.number as string };
+  return { company, ...(await offerWithBuyers(gateway, company, buyerFields)) };
 }
 
 /** What the service should answer with to dial a buyer, built from the ids (escaped `&` included). */
