@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import { clock } from '../../shared/adapters/clock.js';
 import { sweepFieldCleanups } from '../../shared/contact-fields/field-cleanup-queue.js';
+import { allCompanyIds } from '../../shared/db/companies.js';
 import { sweepOutbox } from '../../shared/events/outbox.js';
 import { sweepOverdueSteps } from '../../shared/leads/overdue-steps.js';
 import { logger } from '../../shared/logger.js';
@@ -19,7 +20,9 @@ export const handler = middy<unknown, { companies: number; items: number; sent: 
   .use(functionObservability())
   .handler(async () => {
     const now = clock().now();
-    const [outbox, leads, cleanups] = await Promise.allSettled([sweepOutbox(now), sweepOverdueSteps(now), sweepFieldCleanups(now)]);
+    // The companies are read once for the three sweeps (each would read them itself).
+    const companyIds = await allCompanyIds();
+    const [outbox, leads, cleanups] = await Promise.allSettled([sweepOutbox(now, { companyIds }), sweepOverdueSteps(now, companyIds), sweepFieldCleanups(now, companyIds)]);
     if (outbox.status === 'rejected') throw outbox.reason;
     if (leads.status === 'rejected') throw leads.reason;
     if (cleanups.status === 'rejected') throw cleanups.reason;
