@@ -181,7 +181,7 @@ async function applyToCalls(companyId: number, lead: LeadRecord, tokens: LeadSub
  */
 const tokenCompanies = new RecentMap<string, number>(1_000);
 
-/** The submission's fields when they are valid, else undefined (the errors are raised in order later). */
+/** The submission's fields when they are valid, else undefined (their errors are raised after the token is checked). */
 function validSubmission(params: Record<string, unknown>): LeadSubmission | undefined {
   try {
     return readSubmission(params);
@@ -192,12 +192,14 @@ function validSubmission(params: Record<string, unknown>): LeadSubmission | unde
 
 export async function submitLead(params: Record<string, unknown>, now: Date): Promise<SubmissionResult> {
   const hintedCompany = typeof params.lead_token === 'string' ? tokenCompanies.get(params.lead_token) : undefined;
-  const hintedCaller = hintedCompany === undefined ? undefined : validSubmission(params)?.caller_id;
+  const parsed = validSubmission(params);
+  const hintedCaller = hintedCompany === undefined ? undefined : parsed?.caller_id;
   const hintedKey = hintedCompany !== undefined && hintedCaller ? keys.blacklist(hintedCompany, hintedCaller) : undefined;
   const { owner, also } = await findLeadTokenOwner(params.lead_token, hintedKey ? [hintedKey] : []);
   if (!owner) throw unknownLeadToken(params.lead_token);
   tokenCompanies.set(owner.leadToken, owner.companyId);
-  const submission = readSubmission(params);
+  // Parsed once; invalid fields raise their 422 here, after an unknown token's.
+  const submission = parsed ?? readSubmission(params);
   checkInstructions(owner, submission);
   if (submission.unblock_contact) await checkUnblockPermission(owner, params.auth_token);
   const contact = contactOf(submission)!;
