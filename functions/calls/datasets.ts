@@ -134,9 +134,7 @@ export const callDataset: Operation = async (request) => {
   const range = reportRange(params, request.now);
   // Without a category every call still counts once: in the cells of its status.
   const category: ReportCategory = params.category ?? 'status';
-  const cells: SeriesCell[] = (await queryRollups(request.auth.companyId, range, category))
-    .filter((item) => item.category === category)
-    .map((item) => ({ startMs: cellStartMs(item), value: item.value, amount: Number(item[field] ?? 0) }));
+  const cells: SeriesCell[] = (await queryRollups(request.auth.companyId, range, category)).map((item) => ({ startMs: cellStartMs(item), value: item.value, amount: Number(item[field] ?? 0) }));
   return hourlySeries(request.auth.companyId, 'calls', stat, params, range, cells);
 };
 

@@ -711,7 +711,8 @@ async function endedLegEffects(companyId: number, callId: number, ended: { agent
   if (ended.converted) countMetric(METRIC.conversions);
 }
 
-function figures(call: Call): CallFigures {
+/** What the reports add up of a call (its rollup cells and their figures). */
+export function callFigures(call: Call): CallFigures {
   return {
     created_at: String(call.created_at),
     offer_id: (call.offer_id as number | null) ?? null,
@@ -839,7 +840,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
     return {
       result: undefined,
       save: true,
-      alongside: rollupWrites(companyId, undefined, figures(call)),
+      alongside: rollupWrites(companyId, undefined, callFigures(call)),
       events: ['call_ended'],
       afterSave,
       ...(releaseInSave
@@ -897,7 +898,7 @@ function mergeData(call: Call, data: unknown): void {
 export async function adjustCall(companyId: number, callId: number, changes: Record<string, unknown>, at: Date): Promise<Call> {
   let before: CallFigures | undefined;
   const { call } = await transition(companyId, callId, async (call) => {
-    before = call.rolled_up ? figures(call) : undefined;
+    before = call.rolled_up ? callFigures(call) : undefined;
     const { data, ...fields } = changes;
     Object.assign(call, fields);
     if ('data' in changes) mergeData(call, data);
@@ -916,7 +917,7 @@ export async function adjustCall(companyId: number, callId: number, changes: Rec
     call.profit = cents(Number(call.revenue ?? 0) - Number(call.payout ?? 0));
     call.user_updated_at = at.toISOString();
     timeline(call, at, 'updated', { fields: Object.keys(changes) });
-    return { result: undefined, save: true, alongside: before ? rollupWrites(companyId, before, figures(call)) : [], events: ['call_changed'] };
+    return { result: undefined, save: true, alongside: before ? rollupWrites(companyId, before, callFigures(call)) : [], events: ['call_changed'] };
   }, at);
   const buyerId = (call.converted_buyer_id ?? call.buyer_id) as number | null;
   if (before && buyerId !== null) {

@@ -1,6 +1,6 @@
 import { ZonedTime } from '../zoned-time.js';
 import { isoWithOffset } from '../time.js';
-import { emptyStats, STAT_FIELDS, type ReportCategory, type Stats } from './rollups.js';
+import { emptyStats, STAT_FIELDS, type ReportCategory, type RollupItem, type Stats } from './rollups.js';
 
 /**
  * Call reports from rollup items (shared/calls/rollups.ts), as pure functions over plain values:
@@ -21,13 +21,7 @@ import { emptyStats, STAT_FIELDS, type ReportCategory, type Stats } from './roll
 export const REPORT_INTERVALS = ['hour', 'day', 'week', 'month'] as const;
 export type ReportInterval = (typeof REPORT_INTERVALS)[number];
 
-/** A rollup item as stored (keys aside): one UTC hour, one category value, its summed stats. */
-export interface RollupItem extends Partial<Stats> {
-  day: string;
-  hour: string;
-  category: string;
-  value: string;
-}
+export type { RollupItem } from './rollups.js';
 
 export interface TimeRange {
   fromMs: number;

@@ -1,17 +1,18 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
 import { keys } from '../db/keys.js';
-import { rangePartitions, type RollupItem, type TimeRange } from './report-aggregation.js';
-import type { ReportCategory } from './rollups.js';
+import { rangePartitions, type TimeRange } from './report-aggregation.js';
+import { categoryItems, storedCategoriesOf, type ReportCategory, type RollupItem } from './rollups.js';
 
 /**
  * Reads the rollup cells of one category for a range: one Query per UTC day partition (its
- * sort keys are `<HH>#<category>#<value>`, so the key condition narrows the first and last day
- * to the hours in range and a filter keeps the category), never the calls themselves.
+ * sort keys are `<HH>#<kind>#<value>`, so the key condition narrows the first and last day
+ * to the hours in range and a filter keeps the kinds the category is read from), never the calls
+ * themselves.
  */
 const PARALLEL_DAYS = 8;
 
-async function queryDay(companyId: number, day: string, firstHour: string, lastHour: string, category: ReportCategory): Promise<RollupItem[]> {
+async function queryDay(companyId: number, day: string, firstHour: string, lastHour: string, kinds: readonly string[]): Promise<RollupItem[]> {
   const items: RollupItem[] = [];
   const whole = firstHour === '00' && lastHour === '23';
   const bounds = keys.callRollupHours(companyId, day, firstHour, lastHour);
@@ -21,11 +22,11 @@ async function queryDay(companyId: number, day: string, firstHour: string, lastH
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: whole ? '#pk = :pk' : '#pk = :pk AND #sk BETWEEN :low AND :high',
-        FilterExpression: '#category = :category',
+        FilterExpression: `#category IN (${kinds.map((_, index) => `:k${index}`).join(', ')})`,
         ExpressionAttributeNames: { '#pk': 'pk', '#category': 'category', ...(whole ? {} : { '#sk': 'sk' }) },
         ExpressionAttributeValues: {
           ':pk': bounds.pk,
-          ':category': category,
+          ...Object.fromEntries(kinds.map((kind, index) => [`:k${index}`, kind])),
           ...(whole ? {} : { ':low': bounds.low, ':high': bounds.high }),
         },
         ExclusiveStartKey: startKey,
@@ -37,13 +38,14 @@ async function queryDay(companyId: number, day: string, firstHour: string, lastH
   return items;
 }
 
-/** Every cell of `category` whose UTC hour starts within the range. */
+/** Every cell of `category` whose UTC hour starts within the range, as categoryItems reads the stored ones. */
 export async function queryRollups(companyId: number, range: TimeRange, category: ReportCategory): Promise<RollupItem[]> {
   const partitions = rangePartitions(range);
+  const kinds = storedCategoriesOf(category);
   const out: RollupItem[] = [];
   for (let start = 0; start < partitions.length; start += PARALLEL_DAYS) {
-    const batch = await Promise.all(partitions.slice(start, start + PARALLEL_DAYS).map((p) => queryDay(companyId, p.day, p.firstHour, p.lastHour, category)));
+    const batch = await Promise.all(partitions.slice(start, start + PARALLEL_DAYS).map((p) => queryDay(companyId, p.day, p.firstHour, p.lastHour, kinds)));
     for (const items of batch) out.push(...items);
   }
-  return out;
+  return categoryItems(out, category);
 }

@@ -123,7 +123,7 @@ export const keys = {
     high: `${last}#\uffff`,
   }),
 
-  /** Call statistics rolled up per UTC hour and category value (reports never read calls). */
+  /** Call statistics rolled up per UTC hour and cell (shared/calls/rollups.ts; reports never read calls). */
   callRollup: (companyId: number, day: string, hour: string, category: string, value: string): Key => ({
     pk: `${companyPrefix(companyId)}#call_rollups#${day}`,
     sk: `${hour}#${category}#${value}`,

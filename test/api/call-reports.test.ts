@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adjustCall } from '../../shared/calls/call-flow.js';
+import { adjustCall, callFigures } from '../../shared/calls/call-flow.js';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
-import { REPORT_CATEGORIES, STAT_FIELDS, type ReportCategory } from '../../shared/calls/rollups.js';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { categoryValue, REPORT_CATEGORIES, STAT_FIELDS, statsOf, type ReportCategory } from '../../shared/calls/rollups.js';
+import { db, tableName } from '../../shared/db/client.js';
+import { keys } from '../../shared/db/keys.js';
+import { rollupCellUpdate } from '../../shared/db/rollup-update.js';
 import { simulateCall, type BuyerBehaviour } from '../../shared/local/call-simulator.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, startTestGateway, type TestGateway } from '../fixtures/gateway.js';
@@ -99,10 +103,10 @@ const get = (company: TestCompany, path: string, query: Record<string, string>) 
 const round = (amount: number) => Math.round(amount * 100) / 100;
 
 /** The report recomputed from the calls themselves, by category value as the rollups store it. */
-async function recount(category: ReportCategory): Promise<Map<string, Record<string, number>>> {
+async function recount(category: ReportCategory, company = world.company, callIds = world.callIds): Promise<Map<string, Record<string, number>>> {
   const rows = new Map<string, Record<string, number>>();
-  for (const id of world.callIds) {
-    const stored = (await getCall(world.company.id, id)) as Record<string, any>;
+  for (const id of callIds) {
+    const stored = (await getCall(company.id, id)) as Record<string, any>;
     const id_ = (value: unknown) => (value === null || value === undefined ? 'none' : String(value));
     const value =
       category === 'offer' ? id_(stored.offer_id)
@@ -186,6 +190,46 @@ describe('GET /api/v1/calls/reports', () => {
     // The instant the first calls' hour starts holds them all.
     const atStart = await get(world.company, '/api/v1/calls/reports', { created_at_from: world.from, created_at_to: world.from });
     expect(atStart.body.reports.length).toBeGreaterThan(0);
+  });
+
+  it('still counts cells stored in the older layout (one per category), and an update of such a call', async () => {
+    const company = await createTestCompany('reports-legacy');
+    const create = (path: string, json: Record<string, unknown>) => createThrough(gateway, company, path, json);
+    const buyer = await create('/api/v1/buyers', { name: 'Gamma', number: '+12125553010', current_conversion_revenue: 30, current_conversion_duration: 10 });
+    const offer = await create('/api/v1/offers', { name: 'Old offer', buyer_ids: [buyer.id] });
+    const closed = await create('/api/v1/offers', { name: 'Old closed', buyer_ids: [] });
+    const callIds: number[] = [];
+    for (const [to, talk] of [[(await create('/api/v1/phone_numbers', { offer_id: offer.id })).number as string, 60], [(await create('/api/v1/phone_numbers', { offer_id: closed.id })).number as string, 0]] as const) {
+      const result = await simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from: '+14155554100', to, buyers: [ANSWER(talk)], callSid: newCallSid() });
+      callIds.push(result.callId ?? (await findCallByCarrierId('twilio', result.callSid))!.call.id);
+    }
+    // Rewrite the calls' cells as the older layout stored them: one per category, none included.
+    const partition = keys.callRollupHours(company.id, new Date(clock().now()).toISOString().slice(0, 10), '00', '23').pk;
+    const stored = (await db.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': partition } }))).Items ?? [];
+    expect(stored.map((item) => item.category).sort()).toEqual(['buyer', 'mix', 'mix']);
+    for (const item of stored) await db.send(new DeleteCommand({ TableName: tableName, Key: { pk: item.pk, sk: item.sk } }));
+    for (const id of callIds) {
+      const call = (await getCall(company.id, id))!;
+      const figures = callFigures(call);
+      const created = new Date(figures.created_at).toISOString();
+      for (const category of REPORT_CATEGORIES) {
+        const value = categoryValue(figures, category);
+        const cell = keys.callRollup(company.id, created.slice(0, 10), created.slice(11, 13), category, value);
+        await db.send(new UpdateCommand(rollupCellUpdate(cell, { ...statsOf(figures) }, { day: created.slice(0, 10), hour: created.slice(11, 13), category, value }).Update as never));
+      }
+    }
+    // An update moves a call stored the old way out of mix cells that never held it: the sums still hold.
+    await adjustCall(company.id, callIds[0]!, { revenue: 12.25 }, clock().now());
+    const range = { created_at_from: new Date(clock().now().getTime() - 2 * HOUR_MS).toISOString(), created_at_to: new Date(clock().now().getTime() + 1000).toISOString() };
+    for (const category of REPORT_CATEGORIES) {
+      const rows = (await get(company, '/api/v1/calls/reports', { category, ...range })).body.reports as Array<Record<string, any>>;
+      expect(new Map(rows.map((row) => [storedValue(row.value), Object.fromEntries(STAT_FIELDS.map((field) => [field, row[field]]))])), category).toEqual(await recount(category, company, callIds));
+    }
+    const byBuyer = (await get(company, '/api/v1/calls/reports', { category: 'buyer', ...range })).body.reports as Array<Record<string, any>>;
+    expect(byBuyer.map((row) => [row.value, row.calls, row.revenue])).toEqual([
+      [buyer.id, 1, 12.25],
+      [null, 1, 0],
+    ]);
   });
 
   it('refuses bad parameters with 422', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryValue, cellsOf, emptyStats, REPORT_CATEGORIES, rollupChanges, statsOf, type CallFigures } from '../../shared/calls/rollups.js';
+import { categoryItems, categoryValue, cellsOf, emptyStats, REPORT_CATEGORIES, rollupChanges, statsOf, storedCategoriesOf, type CallFigures, type RollupItem, type Stats } from '../../shared/calls/rollups.js';
 
 const call = (fields: Partial<CallFigures> = {}): CallFigures => ({
   created_at: '2026-05-01T13:45:10.000Z',
@@ -35,36 +35,90 @@ describe('categoryValue and cellsOf', () => {
     expect(categoryValue(call({ buyer_converted: false }), 'converted')).toBe('false');
   });
 
-  it('puts a call in one cell per category, in the UTC hour it was created', () => {
+  it('puts a call in its mix cell and its buyer cell, in the UTC hour it was created', () => {
     const cells = cellsOf(call({ created_at: '2026-05-01T23:59:59.999-01:00' }));
-    expect(cells).toHaveLength(5);
     expect(cells.every((cell) => cell.day === '2026-05-02' && cell.hour === '00')).toBe(true);
-    expect(cells.map((cell) => `${cell.category}=${cell.value}`)).toEqual(['offer=3', 'buyer=7', 'traffic_source=none', 'status=completed', 'converted=true']);
+    expect(cells.map((cell) => `${cell.category}=${cell.value}`)).toEqual(['mix=3|none|completed|true', 'buyer=7']);
+  });
+
+  it('gives a call without a buyer its mix cell only', () => {
+    expect(cellsOf(call({ offer_id: null, buyer_id: null, buyer_converted: false, status: 'no_buyer' })).map((cell) => `${cell.category}=${cell.value}`)).toEqual(['mix=none|none|no_buyer|false']);
+  });
+});
+
+describe('categoryItems', () => {
+  const stored = (hour: string, category: string, value: string, stats: Partial<Stats>): RollupItem => ({ day: '2026-05-01', hour, category, value, ...stats });
+  // What a report adds up per hour and value: calls and revenue.
+  const sums = (items: RollupItem[]) => {
+    const out: Record<string, [number, number]> = {};
+    for (const item of items) {
+      const [calls, revenue] = out[`${item.hour} ${item.category}=${item.value}`] ?? [0, 0];
+      out[`${item.hour} ${item.category}=${item.value}`] = [calls + Number(item.calls ?? 0), Math.round((revenue + Number(item.revenue ?? 0)) * 100) / 100];
+    }
+    return out;
+  };
+
+  it('reads a category from the mix cells by its part of their value', () => {
+    const items = [stored('10', 'mix', '3|8|completed|true', { calls: 2, revenue: 80 }), stored('10', 'mix', '4|none|no_answer|false', { calls: 1 }), stored('10', 'buyer', '7', { calls: 2, revenue: 80 })];
+    expect(sums(categoryItems(items, 'offer'))).toEqual({ '10 offer=3': [2, 80], '10 offer=4': [1, 0] });
+    expect(sums(categoryItems(items, 'traffic_source'))).toEqual({ '10 traffic_source=8': [2, 80], '10 traffic_source=none': [1, 0] });
+    expect(sums(categoryItems(items, 'status'))).toEqual({ '10 status=completed': [2, 80], '10 status=no_answer': [1, 0] });
+    expect(sums(categoryItems(items, 'converted'))).toEqual({ '10 converted=true': [2, 80], '10 converted=false': [1, 0] });
+  });
+
+  it('derives the calls without a buyer per hour: its calls less its buyer cells', () => {
+    const items = [
+      stored('10', 'mix', '3|none|completed|true', { calls: 3, revenue: 80.3 }),
+      stored('10', 'buyer', '7', { calls: 2, revenue: 80.1 }),
+      stored('11', 'mix', '3|none|completed|true', { calls: 1, revenue: 5 }),
+      stored('11', 'buyer', '7', { calls: 1, revenue: 5 }),
+    ];
+    // Hour 11 has no call without a buyer, so no `none` cell; money stays in cents.
+    expect(sums(categoryItems(items, 'buyer'))).toEqual({ '10 buyer=7': [2, 80.1], '11 buyer=7': [1, 5], '10 buyer=none': [1, 0.2] });
+  });
+
+  it('still counts cells of the older layout (one per category), their none buyer cells in the derived one', () => {
+    const items = [
+      stored('09', 'offer', '3', { calls: 2 }),
+      stored('09', 'buyer', '7', { calls: 1 }),
+      stored('09', 'buyer', 'none', { calls: 1 }),
+      stored('09', 'status', 'completed', { calls: 2 }),
+      stored('09', 'converted', 'false', { calls: 2 }),
+      stored('09', 'mix', '3|none|completed|false', { calls: 1 }),
+    ];
+    expect(sums(categoryItems(items, 'offer'))).toEqual({ '09 offer=3': [3, 0] });
+    expect(sums(categoryItems(items, 'buyer'))).toEqual({ '09 buyer=7': [1, 0], '09 buyer=none': [2, 0] });
+    expect(sums(categoryItems(items, 'status'))).toEqual({ '09 status=completed': [3, 0] });
+  });
+
+  it('names the stored kinds a category is read from', () => {
+    expect(storedCategoriesOf('offer')).toEqual(['offer', 'mix']);
+    expect(storedCategoriesOf('buyer')).toEqual(['buyer', 'mix', 'status']);
   });
 });
 
 describe('rollupChanges', () => {
   it('adds a new call to each of its cells', () => {
     const changes = rollupChanges(undefined, call());
-    expect(changes).toHaveLength(5);
+    expect(changes).toHaveLength(2);
     for (const change of changes) expect(change.delta).toEqual(statsOf(call()));
   });
 
   it('moves only the difference when a call stays in its cells', () => {
     const changes = rollupChanges(call(), call({ revenue: 55.1 }));
-    expect(changes).toHaveLength(5);
+    expect(changes).toHaveLength(2);
     for (const change of changes) expect(change.delta).toEqual({ ...emptyStats(), revenue: 15.1, profit: 15.1 });
   });
 
   it('takes the old figures out of a cell the call leaves and puts the new ones in the cell it enters', () => {
     const changes = rollupChanges(call(), call({ buyer_converted: false, revenue: 0 }));
-    const converted = changes.filter((change) => change.cell.category === 'converted');
-    expect(converted.map((change) => [change.cell.value, change.delta.calls, change.delta.revenue, change.delta.buyer_converted])).toEqual([
-      ['true', -1, -40, -1],
-      ['false', 1, 0, 0],
+    const mix = changes.filter((change) => change.cell.category === 'mix');
+    expect(mix.map((change) => [change.cell.value, change.delta.calls, change.delta.revenue, change.delta.buyer_converted])).toEqual([
+      ['3|none|completed|true', -1, -40, -1],
+      ['3|none|completed|false', 1, 0, 0],
     ]);
-    // The cells it stays in only lose the revenue and the conversion.
-    expect(changes.find((change) => change.cell.category === 'offer')!.delta).toEqual({ ...emptyStats(), buyer_converted: -1, revenue: -40, profit: -40 });
+    // The cell it stays in only loses the revenue and the conversion.
+    expect(changes.find((change) => change.cell.category === 'buyer')!.delta).toEqual({ ...emptyStats(), buyer_converted: -1, revenue: -40, profit: -40 });
   });
 
   it('changes nothing when nothing a report adds up changed', () => {
