@@ -1,6 +1,6 @@
 import { ZonedTime } from '../zoned-time.js';
 import { isoWithOffset } from '../time.js';
-import { emptyStats, STAT_FIELDS, type ReportCategory, type RollupItem, type Stats } from './rollups.js';
+import { addStats, emptyStats, STAT_FIELDS, type ReportCategory, type RollupItem, type Stats } from './rollups.js';
 
 /**
  * Call reports from rollup items (shared/calls/rollups.ts), as pure functions over plain values:
@@ -30,9 +30,6 @@ export interface TimeRange {
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
-
-/** Money fields are summed in cents so float noise never shows. */
-const MONEY: ReadonlySet<string> = new Set(['revenue', 'payout', 'profit']);
 
 /** When a cell's UTC hour starts. */
 export function cellStartMs(item: Pick<RollupItem, 'day' | 'hour'>): number {
@@ -72,15 +69,6 @@ export function rangePartitions(range: TimeRange): Array<{ day: string; firstHou
 export function todayIn(now: Date, timeZone: string): TimeRange {
   const today = ZonedTime.at(now, timeZone);
   return { fromMs: today.startOf('day').ms, toMs: today.endOfDay().ms };
-}
-
-/** Adds `stats` into `into` (money in cents). */
-export function addStats(into: Stats, stats: Partial<Stats>): Stats {
-  for (const field of STAT_FIELDS) {
-    const amount = Number(stats[field] ?? 0);
-    into[field] = MONEY.has(field) ? Math.round((into[field] + amount) * 100) / 100 : into[field] + amount;
-  }
-  return into;
 }
 
 /**

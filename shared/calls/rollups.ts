@@ -105,8 +105,16 @@ export interface RollupItem extends Partial<Stats> {
   value: string;
 }
 
-function addInto(into: Stats, stats: Partial<Stats>, sign: 1 | -1): void {
-  for (const field of STAT_FIELDS) into[field] = Math.round((into[field] + sign * Number(stats[field] ?? 0)) * 100) / 100;
+/** Money fields are summed in cents so float noise never shows. */
+const MONEY: ReadonlySet<string> = new Set(['revenue', 'payout', 'profit']);
+
+/** Adds `stats` (taken away with `sign` -1) into `into`, money in cents; returns `into`. */
+export function addStats(into: Stats, stats: Partial<Stats>, sign: 1 | -1 = 1): Stats {
+  for (const field of STAT_FIELDS) {
+    const amount = into[field] + sign * Number(stats[field] ?? 0);
+    into[field] = MONEY.has(field) ? Math.round(amount * 100) / 100 : amount;
+  }
+  return into;
 }
 
 /**
@@ -120,9 +128,7 @@ export function categoryItems<T extends RollupItem>(items: readonly T[], categor
   const part = MIX_PARTS.indexOf(category as (typeof MIX_PARTS)[number]);
   const out: Array<RollupItem & Stats> = [];
   const cell = (item: RollupItem, value: string) => {
-    const stats = emptyStats();
-    addInto(stats, item, 1);
-    return { day: item.day, hour: item.hour, category, value, ...stats };
+    return { day: item.day, hour: item.hour, category, value, ...addStats(emptyStats(), item) };
   };
   if (category !== 'buyer') {
     for (const item of items) {
@@ -139,11 +145,11 @@ export function categoryItems<T extends RollupItem>(items: readonly T[], categor
     return derived;
   };
   for (const item of items) {
-    if (item.category === 'mix' || item.category === 'status') addInto(hourOf(item), item, 1);
+    if (item.category === 'mix' || item.category === 'status') addStats(hourOf(item), item);
     // The older layout's `none` buyer cells are in the derived cell already (as calls of the hour).
     else if (item.category === 'buyer' && item.value !== 'none') {
       out.push(cell(item, item.value));
-      addInto(hourOf(item), item, -1);
+      addStats(hourOf(item), item, -1);
     }
   }
   for (const derived of unbought.values()) if (STAT_FIELDS.some((field) => derived[field] !== 0)) out.push(derived);
@@ -153,10 +159,6 @@ export function categoryItems<T extends RollupItem>(items: readonly T[], categor
 export interface RollupChange {
   cell: RollupCell;
   delta: Stats;
-}
-
-function subtract(a: Stats, b: Stats): Stats {
-  return Object.fromEntries(STAT_FIELDS.map((field) => [field, Math.round((a[field] - b[field]) * 100) / 100])) as Stats;
 }
 
 /**
@@ -169,10 +171,9 @@ export function rollupChanges(before: CallFigures | undefined, after: CallFigure
   const changes = new Map<string, RollupChange>();
   const add = (cell: RollupCell, delta: Stats) => {
     const existing = changes.get(key(cell));
-    const sum = existing ? (Object.fromEntries(STAT_FIELDS.map((f) => [f, Math.round((existing.delta[f] + delta[f]) * 100) / 100])) as Stats) : delta;
-    changes.set(key(cell), { cell, delta: sum });
+    changes.set(key(cell), { cell, delta: existing ? addStats(existing.delta, delta) : delta });
   };
-  if (before) for (const cell of cellsOf(before)) add(cell, subtract(emptyStats(), statsOf(before)));
+  if (before) for (const cell of cellsOf(before)) add(cell, addStats(emptyStats(), statsOf(before), -1));
   for (const cell of cellsOf(after)) add(cell, statsOf(after));
   return [...changes.values()].filter((change) => STAT_FIELDS.some((field) => change.delta[field] !== 0));
 }
