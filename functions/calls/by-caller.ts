@@ -11,8 +11,8 @@ const RESOURCE = 'calls_by_caller_number';
 
 /**
  * `GET /api/v1/calls/:caller_number/by_caller_number`: every call of one caller, newest first,
- * from gsi2 (one Query a page, however old the calls). The number may be written in any common
- * shape; it is compared in E.164.
+ * from gsi2 (one Query a page, then one BatchGetItem of the calls its entries name, however old
+ * they are). The number may be written in any common shape; it is compared in E.164.
  */
 export const callsByCallerNumber: Operation = async (request) => {
   const caller = normalizeCallerNumber(request.pathParams.caller_number);

@@ -8,7 +8,7 @@ import { callsByCaller, callsByDay, callsInProgress, type CallRead } from './cal
  * - no filter but the creation window: the day counts (already read to skip empty days), plus a
  *   Select COUNT of the parts of at most two hours the window's edges cut;
  * - `ids`: the named calls themselves (at most 500, read anyway);
- * - `caller_number` (gsi2), `in_progress=true` (sparse gsi1) and every other filter (over the day
+ * - `caller_number` (gsi2), `in_progress=true` (sparse gsi3) and every other filter (over the day
  *   partitions of the window): the matching calls are read and counted, up to
  *   MAX_CALLS_COUNTED_BY_READING calls; past that, the list answers without `total_count`.
  * A page that already read every matching call (no cursor, fewer than asked for) is its own count.

@@ -11,7 +11,7 @@ import { pickColumns } from '../../shared/resources/serialize.js';
 
 /**
  * Reading calls newest first, a page at a time, from wherever they are indexed: the day
- * partitions (every call), gsi2 (one caller's calls), gsi1 (calls in progress) or by id. Every
+ * partitions (every call), gsi2 (one caller's calls), gsi3 (calls in progress) or by id. Every
  * source reads only as far as the page needs. Cursors are signed and bound to the company and
  * to the list (`resource`), like every cursor of the service (shared/http/list-cursor.ts).
  */
@@ -43,7 +43,7 @@ export async function callsByDay(read: CallRead): Promise<CallsRead> {
 
 type IndexRead = (limit: number, beforeId?: number) => Promise<CallRecord[]>;
 
-/** Calls of an index keyed by call id (gsi1, gsi2), read in batches below the window's top. */
+/** Calls of an index keyed by call id (live calls, a caller's calls), read in batches below the window's top. */
 async function callsOfIndex(index: IndexRead, read: CallRead): Promise<CallRecord[]> {
   const found: CallRecord[] = [];
   const firstId = firstIdAt(read.fromMs);
@@ -64,14 +64,14 @@ async function callsOfIndex(index: IndexRead, read: CallRead): Promise<CallRecor
   return found;
 }
 
-/** A caller's calls (gsi2). */
+/** A caller's calls (gsi2, through their carrier-call lookups). */
 export function callsByCaller(caller: string, read: CallRead): Promise<CallRecord[]> {
   return callsOfIndex((limit, beforeId) => callsOfCaller(read.companyId, caller, limit, beforeId), read);
 }
 
 /**
- * Calls in progress (the sparse gsi1). The index follows the table a moment later, so a call
- * that just ended is checked against its own flag.
+ * Calls in progress (the sparse gsi3, then the calls by key). The index follows the table a moment
+ * later, so a call that just ended is checked against its own flag.
  */
 export function callsInProgress(read: CallRead): Promise<CallRecord[]> {
   const accept = read.accept;

@@ -20,7 +20,7 @@ const RESOURCE = 'calls';
  * Paging is by cursor (`cursor=-1` or none starts at the newest; `metadata.next_cursor` goes on,
  * 0 after the last page). Without a cursor, `page=N` skips the N-1 pages before it (reading
  * them), up to record 10,000. Calls are read from the index that fits the filters: one caller's
- * calls from gsi2, calls in progress from gsi1, `ids` by key, everything else from the day
+ * calls from gsi2, calls in progress from gsi3, `ids` by key, everything else from the day
  * partitions of the creation window (the last 30 days unless `created_at_from` says otherwise):
  * one Query of the window's day counts, then one Query per day with calls. Filters are applied
  * while reading, so a page stops as soon as it is full. `metadata.total_count` is counted as

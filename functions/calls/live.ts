@@ -8,8 +8,8 @@ import { cursorKey, cursorPosition, nextCursor } from '../../shared/http/list-cu
 const RESOURCE = 'live_calls';
 
 /**
- * `GET /api/v1/calls/live_calls`: the calls in progress, newest first, from the sparse gsi1
- * (only live calls carry its keys, so the Query reads nothing else).
+ * `GET /api/v1/calls/live_calls`: the calls in progress, newest first, from the sparse gsi3
+ * (only live calls carry its keys, so the Query reads nothing else), then the calls by key.
  */
 export const listLiveCalls: Operation = async (request) => {
   const params = validate(callPageSchema, request.params);

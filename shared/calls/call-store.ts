@@ -4,7 +4,8 @@ import { db, tableName, type TransactItem } from '../db/client.js';
 import { dayOfId } from '../db/day-records.js';
 import { timeOfId, timeSortableId } from '../db/ids.js';
 import { keys, padId } from '../db/keys.js';
-import { getLookup, withoutKeys, type StoredRecord } from '../db/records.js';
+import { getItems, getLookup, withoutKeys, type StoredRecord } from '../db/records.js';
+import { tableDesign, type TableIndex } from '../db/table-design.js';
 import { rollupCellUpdate } from '../db/rollup-update.js';
 import { callDayShardOf, hourAttribute } from './call-day-counts.js';
 import { callOfUuid, callUuid } from './call-uuid.js';
@@ -13,8 +14,8 @@ import { callFromItem, callItemAttributes, NULL_OMITTED, storedAttribute, timeli
 /**
  * Calls: high-volume records in one partition per company and UTC day (ids are time-sortable),
  * found by id alone (the day is in the id), by uuid (the secure endpoints carry no credentials:
- * the uuid names the company and id, call-uuid.ts; a global lookup for calls made before), by caller through gsi2, and while live through gsi1, which
- * only calls in progress carry.
+ * the uuid names the company and id, call-uuid.ts; a global lookup for calls made before), by caller
+ * through gsi2 and while live through gsi3 (see the index entries below).
  */
 export const CALLS = 'calls';
 
@@ -30,11 +31,34 @@ export function callKey(companyId: number, id: number) {
   return { pk: keys.dayPartition(companyId, CALLS, dayOfId(id)), sk: padId(id) };
 }
 
-function indexAttributes(companyId: number, call: { id: number; in_progress: boolean; caller_number: string | null }) {
-  return {
-    ...(call.in_progress ? { gsi1pk: keys.liveCalls(companyId), gsi1sk: padId(call.id) } : {}),
-    ...(call.caller_number ? { gsi2pk: keys.callsOfCaller(companyId, call.caller_number), gsi2sk: padId(call.id) } : {}),
-  };
+/**
+ * The indexes a call is found by (docs/table-design.md). While live, gsi3 (projection INCLUDE
+ * offer_id): its entry is put when the call is made and deleted when it ends, and no save between
+ * touches it (but a menu's routing to another offer), where an ALL entry would be rewritten, a
+ * write unit, by each of the call's saves. By
+ * caller, gsi2 through the call's carrier-call lookup item, which is written once with the call and
+ * never again, so its entry is too. Calls stored before carry both entries on the call item itself
+ * (live in gsi1, by caller in gsi2); the reads take those as well, and a save of a live one moves
+ * its live entry to gsi3.
+ */
+const LIVE_INDEX = indexNamed('gsi3');
+const OLD_LIVE_INDEX = indexNamed('gsi1');
+const CALLER_INDEX = indexNamed('gsi2');
+
+function indexNamed(name: string): TableIndex {
+  const index = (tableDesign.globalIndexes as readonly TableIndex[]).find((candidate) => candidate.indexName === name);
+  if (!index) throw new Error(`no index ${name} in the table design`);
+  return index;
+}
+
+/** The call item's own index entry: live calls only. */
+function indexAttributes(companyId: number, call: { id: number; in_progress: boolean }) {
+  return call.in_progress ? { [LIVE_INDEX.partitionKey]: keys.liveCalls(companyId), [LIVE_INDEX.sortKey]: padId(call.id) } : {};
+}
+
+/** The carrier-call lookup's index entry: the call among its caller's calls. */
+function callerIndexAttributes(companyId: number, call: { id: number; caller_number: string | null }) {
+  return call.caller_number ? { [CALLER_INDEX.partitionKey]: keys.callsOfCaller(companyId, call.caller_number), [CALLER_INDEX.sortKey]: padId(call.id) } : {};
 }
 
 /** The call a carrier's call id belongs to (carriers retry their first webhook). */
@@ -120,7 +144,7 @@ export async function createCall(
             {
               Put: {
                 TableName: tableName,
-                Item: { ...carrierCallKey(call.carrier, call.carrier_call_id), company_id: companyId, resource: CALLS, id: call.id },
+                Item: { ...carrierCallKey(call.carrier, call.carrier_call_id), ...callerIndexAttributes(companyId, call), company_id: companyId, resource: CALLS, id: call.id },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -227,11 +251,13 @@ export async function saveCall(
     values[`:f${i}`] = storedAttribute(call, name, value ?? null);
     sets.push(`#f${i} = :f${i}`);
   });
-  if (!call.in_progress) {
-    names['#g1'] = 'gsi1pk';
-    names['#g1s'] = 'gsi1sk';
-    removes.push('#g1', '#g1s');
-  }
+  // A call stored before gsi3 loses its gsi1 entry. Removing an attribute the item lacks changes
+  // nothing (and writes no index entry), so every save asks.
+  const gone = [...(call.in_progress ? [] : [LIVE_INDEX]), OLD_LIVE_INDEX].flatMap((index) => [index.partitionKey, index.sortKey]);
+  gone.forEach((name, i) => {
+    names[`#g${i}`] = name;
+    removes.push(`#g${i}`);
+  });
   const update = {
     TableName: tableName,
     Key: callKey(companyId, id),
@@ -263,35 +289,74 @@ function attributeChange(before: Record<string, unknown>, name: string, value: u
   return { kind: 'set' };
 }
 
-async function queryIndex(indexName: 'gsi1' | 'gsi2', pkName: string, pk: string, limit: number, beforeId?: number): Promise<CallRecord[]> {
-  const calls: CallRecord[] = [];
+/** Items of an index keyed by padded call id, newest first, optionally strictly below a call id. */
+async function queryIndex(index: TableIndex, pk: string, limit: number, beforeId?: number): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
-  const skName = indexName === 'gsi1' ? 'gsi1sk' : 'gsi2sk';
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName,
-        IndexName: indexName,
+        IndexName: index.indexName,
         KeyConditionExpression: beforeId === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :before',
-        ExpressionAttributeNames: { '#pk': pkName, ...(beforeId === undefined ? {} : { '#sk': skName }) },
+        ExpressionAttributeNames: { '#pk': index.partitionKey, ...(beforeId === undefined ? {} : { '#sk': index.sortKey }) },
         ExpressionAttributeValues: { ':pk': pk, ...(beforeId === undefined ? {} : { ':before': padId(beforeId) }) },
         ScanIndexForward: false,
-        Limit: Math.min(limit - calls.length, 1000),
+        Limit: Math.min(limit - items.length, 1000),
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of page.Items ?? []) calls.push(storedCall(item));
+    items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
-  } while (startKey && calls.length < limit);
-  return calls;
+  } while (startKey && items.length < limit);
+  return items;
 }
 
-/** A caller's calls, newest first (gsi2). */
-export function callsOfCaller(companyId: number, caller: string, limit: number, beforeId?: number): Promise<CallRecord[]> {
-  return queryIndex('gsi2', 'gsi2pk', keys.callsOfCaller(companyId, caller), limit, beforeId);
+/** An index entry of a call: its id, and the item when the entry is the whole call (an ALL index's copy of the call item). */
+interface CallEntry {
+  id: number;
+  item: Record<string, unknown>;
+  whole: boolean;
 }
 
-/** Calls in progress, newest first (the sparse gsi1), optionally strictly before a call id (a cursor). */
-export function liveCalls(companyId: number, limit: number, beforeId?: number): Promise<CallRecord[]> {
-  return queryIndex('gsi1', 'gsi1pk', keys.liveCalls(companyId), limit, beforeId);
+function entriesOf(index: TableIndex, companyId: number, items: readonly Record<string, unknown>[]): CallEntry[] {
+  return items.map((item) => {
+    const id = Number(item[index.sortKey]);
+    const own = callKey(companyId, id);
+    return { id, item, whole: index.projection === 'ALL' && item.pk === own.pk && item.sk === own.sk };
+  });
+}
+
+/** The calls of entries, in their order: a whole call as it is, the others read by key (one BatchGetItem). */
+async function callsOfEntries(companyId: number, entries: readonly CallEntry[]): Promise<CallRecord[]> {
+  const fetched = await getItems(entries.filter((entry) => !entry.whole).map((entry) => callKey(companyId, entry.id)));
+  const byId = new Map(fetched.map((item) => [Number(item.id), item]));
+  return entries.flatMap((entry) => {
+    const item = entry.whole ? entry.item : byId.get(entry.id);
+    return item ? [storedCall(item)] : [];
+  });
+}
+
+/**
+ * A caller's calls, newest first (gsi2): the carrier-call lookups' entries, read then by key, and
+ * the call items of calls stored before, which are their own entries.
+ */
+export async function callsOfCaller(companyId: number, caller: string, limit: number, beforeId?: number): Promise<CallRecord[]> {
+  return callsOfEntries(companyId, entriesOf(CALLER_INDEX, companyId, await queryIndex(CALLER_INDEX, keys.callsOfCaller(companyId, caller), limit, beforeId)));
+}
+
+/**
+ * Calls in progress, newest first, optionally strictly before a call id (a cursor) and of one
+ * offer: gsi3 (its entries carry the offer, so only that offer's calls are read) beside gsi1 for
+ * calls stored before gsi3. Each index gives its newest `limit`, so the newest `limit` of both
+ * together are right; a call in both (moved a moment ago) shows once.
+ */
+export async function liveCalls(companyId: number, limit: number, beforeId?: number, offerId?: number): Promise<CallRecord[]> {
+  const pk = keys.liveCalls(companyId);
+  const [entries, older] = await Promise.all([queryIndex(LIVE_INDEX, pk, limit, beforeId), queryIndex(OLD_LIVE_INDEX, pk, limit, beforeId)]);
+  const byId = new Map<number, CallEntry>();
+  for (const entry of [...entriesOf(LIVE_INDEX, companyId, entries), ...entriesOf(OLD_LIVE_INDEX, companyId, older)]) {
+    if (!byId.has(entry.id) && (offerId === undefined || entry.item.offer_id === offerId)) byId.set(entry.id, entry);
+  }
+  return callsOfEntries(companyId, [...byId.values()].sort((a, b) => b.id - a.id).slice(0, limit));
 }

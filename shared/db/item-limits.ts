@@ -1,4 +1,5 @@
 import { HttpError } from '../http/errors.js';
+import { partitionKeyNames, sortKeyNames } from './table-design.js';
 
 /**
  * The last line of defence before DynamoDB: every command the document client sends is checked
@@ -19,8 +20,8 @@ export const STORAGE_LIMITS = {
   numberPrecision: 1e-129,
 } as const;
 
-const PARTITION_ATTRIBUTES = new Set(['pk', 'gsi1pk', 'gsi2pk']);
-const SORT_ATTRIBUTES = new Set(['sk', 'gsi1sk', 'gsi2sk']);
+const PARTITION_ATTRIBUTES = new Set(partitionKeyNames);
+const SORT_ATTRIBUTES = new Set(sortKeyNames);
 
 /** A key value no item can have: nothing is stored under it (a read finds nothing, a write is refused). */
 export class KeyTooLongError extends HttpError {

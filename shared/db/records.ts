@@ -9,6 +9,7 @@ import {
 import { ConflictError } from '../http/errors.js';
 import { db, tableName, type TransactItem } from './client.js';
 import { keys, padId, type Key } from './keys.js';
+import { partitionKeyNames, sortKeyNames, tableDesign } from './table-design.js';
 
 /**
  * Storage of configuration records (subscriptions, offers, buyers...): one partition per
@@ -17,7 +18,7 @@ import { keys, padId, type Key } from './keys.js';
  */
 export type StoredRecord = Record<string, unknown> & { id: number; uuid: string; created_at: string; updated_at: string };
 
-const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'expires_at'];
+const KEY_ATTRIBUTES = [...partitionKeyNames, ...sortKeyNames, tableDesign.ttlAttribute];
 
 /** Removes storage-only attributes. */
 export function withoutKeys(item: Record<string, unknown>): StoredRecord {

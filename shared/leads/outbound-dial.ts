@@ -104,9 +104,9 @@ async function someBuyerWouldConvert(companyId: number, eligible: readonly Ranke
   return false;
 }
 
-/** The offer's live calls still waiting for a buyer to answer (gsi1, the company's calls in progress). */
+/** The offer's live calls still waiting for a buyer to answer (of the company's newest 1,000 calls in progress, only the offer's are read). */
 export async function callsOnHold(companyId: number, offerId: number): Promise<number> {
-  return (await liveCalls(companyId, 1000)).filter((call) => call.offer_id === offerId && call.status === 'ringing').length;
+  return (await liveCalls(companyId, 1000, undefined, offerId)).filter((call) => call.status === 'ringing').length;
 }
 
 /**

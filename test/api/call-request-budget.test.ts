@@ -65,12 +65,15 @@ async function playCall(number: string, unanswered: number) {
   const fields = callFields(sid, CALLER, number);
   let requests = 0;
   let steps = 0;
+  /** Per index, the requests that wrote an entry of it. */
+  const indexWrites: Record<string, number> = {};
   const webhook = async (url: string, extra: Record<string, string>) => {
     log.reset();
     const reply = await carrierPost(gateway, url, { ...fields, ...extra });
     expect(reply.status, reply.text).toBe(200);
     requests += log.requests.length;
     steps += log.steps();
+    for (const index of log.requests.flatMap((request) => request.indexesWritten)) indexWrites[index] = (indexWrites[index] ?? 0) + 1;
     return reply.text;
   };
   let dial = dialOf(await webhook(`${VOICE_BASE}/incoming`, { CallStatus: 'ringing' }))!;
@@ -82,7 +85,7 @@ async function playCall(number: string, unanswered: number) {
   await webhook(dial.statusCallback!, { CallStatus: 'in-progress' });
   expect(await webhook(dial.action, { DialCallStatus: 'completed', DialCallDuration: '30' })).toContain('<Hangup/>');
   await webhook(`${VOICE_BASE}/status`, { CallStatus: 'completed', CallDuration: '40' });
-  return { sid, requests, steps };
+  return { sid, requests, steps, indexWrites };
 }
 
 describe('an answered call stays within its DynamoDB request budget', () => {
@@ -98,6 +101,10 @@ describe('an answered call stays within its DynamoDB request budget', () => {
     // (shared/calls/call-item.ts keeps it compact): under 1 KB, each of those writes is 2 units.
     const item = (await db.send(new GetCommand({ TableName: tableName, Key: callKey(company.id, found!.call.id) }))).Item!;
     expect(itemSize(item).bytes).toBeLessThan(1024);
+    // Index entries are billed too: the caller's (gsi2, on the carrier-call lookup) is written
+    // once, when the call is made; the live one (gsi3, projecting keys and the offer) is put then
+    // and deleted when the call ends, and no save between touches either. Nothing else is indexed.
+    expect(measured.indexWrites).toEqual({ gsi2: 1, gsi3: 2 });
   });
 
   it(`a fall-through adds at most ${BUDGET.perFallThrough.requests} requests in ${BUDGET.perFallThrough.steps} steps`, async () => {

@@ -8,7 +8,7 @@ import { synth, type CfnResource } from './support.js';
 import { SWEEPER_TABLE_ACTIONS } from '../../infra/constructs/stale-call-sweeper.js';
 import { DELIVERY_TABLE_ACTIONS, OUTBOX_SWEEPER_TABLE_ACTIONS } from '../../infra/constructs/event-delivery.js';
 import { SWEEP_INTERVAL_MINUTES } from '../../shared/calls/stale-calls.js';
-import { tableDesign } from '../../shared/db/table-design.js';
+import { projectionOf, tableDesign } from '../../shared/db/table-design.js';
 import { type RouteDefinition, type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
 
 // The stack as the other infra tests synthesize it (test/infra/support.ts), without bundling.
@@ -170,12 +170,12 @@ describe('table', () => {
     }
   });
 
-  it('has exactly the designed GSIs, all keys strings, projecting all attributes', () => {
+  it('has exactly the designed GSIs, all keys strings, each with its designed projection', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       GlobalSecondaryIndexes: tableDesign.globalIndexes.map((index) => ({
         IndexName: index.indexName,
         KeySchema: key(index.partitionKey, index.sortKey),
-        Projection: { ProjectionType: 'ALL' },
+        Projection: projectionOf(index),
       })),
       AttributeDefinitions: Match.arrayEquals(
         [

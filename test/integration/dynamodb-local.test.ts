@@ -3,7 +3,10 @@ import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createTableInput, tableDesign } from '../../shared/db/table-design.js';
+import { db } from '../../shared/db/client.js';
 import { createDocumentClient } from '../../shared/db/client.js';
 import { startDynamoDbLocal } from '../../shared/local/dynamodb-local.js';
 import { ensureTable } from '../../shared/local/table-setup.js';
@@ -57,4 +60,34 @@ describe('DynamoDB Local launcher', () => {
       await second.stop();
     }
   }, 90_000);
+});
+
+describe('a table made by an earlier version', () => {
+  it('gets the indexes the design added since when the service starts, each with its projection, and they serve queries', async () => {
+    const name = `older-${Date.now()}`;
+    const [first, ...added] = tableDesign.globalIndexes;
+    const full = createTableInput(name);
+    const olderKeys = new Set<string>([tableDesign.partitionKey, tableDesign.sortKey, first!.partitionKey, first!.sortKey]);
+    const older = {
+      ...full,
+      AttributeDefinitions: full.AttributeDefinitions!.filter((definition) => olderKeys.has(definition.AttributeName!)),
+      GlobalSecondaryIndexes: full.GlobalSecondaryIndexes!.filter((index) => index.IndexName === first!.indexName),
+    };
+    await db.send(new CreateTableCommand(older));
+    try {
+      expect(await ensureTable(db, name)).toBe('existed');
+      const { Table } = await db.send(new DescribeTableCommand({ TableName: name }));
+      const indexes = Object.fromEntries((Table!.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName, index.Projection?.ProjectionType]));
+      expect(indexes).toEqual(Object.fromEntries(tableDesign.globalIndexes.map((index) => [index.indexName, index.projection])));
+      expect(added.length).toBeGreaterThan(0);
+      const last = added[added.length - 1]!;
+      await db.send(new PutCommand({ TableName: name, Item: { pk: 'a', sk: 'b', [last.partitionKey]: 'p', [last.sortKey]: 's', value: 1 } }));
+      const found = await db.send(new QueryCommand({ TableName: name, IndexName: last.indexName, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': last.partitionKey }, ExpressionAttributeValues: { ':pk': 'p' } }));
+      expect(found.Items?.map((item) => item.sk)).toEqual(['b']);
+      // Run again, it changes nothing.
+      expect(await ensureTable(db, name)).toBe('existed');
+    } finally {
+      await db.send(new DeleteTableCommand({ TableName: name }));
+    }
+  });
 });
