@@ -26,6 +26,7 @@
  */
 import { countCalls, printTable, READ_COMMANDS, runWithDynamoDbLocal, type CallCounts } from './support.js';
 import { itemSize } from '../shared/db/item-limits.js';
+import { addIndexUnits, formatByIndex, traceIndexWritesOf, type IndexUnits, type IndexWrite } from './index-writes.js';
 import { registerLocalAdapters, setLocalTestEnvironment } from '../test/setup/adapter-env.js';
 
 setLocalTestEnvironment();
@@ -71,6 +72,10 @@ interface Traced {
   keys: number;
   /** A transaction's input, for the billing estimate. */
   transaction?: Record<string, any>;
+  /** Global secondary index writes (bench/index-writes.ts; none for reads). */
+  index: IndexUnits;
+  /** The index units DynamoDB Local counted in `units` (replaced by `index` in the billed figure). */
+  reportedIndex: number;
 }
 
 interface Webhook {
@@ -88,10 +93,13 @@ interface CaseResult {
   total: CallCounts;
   trace: Traced[];
   events: number;
-  /** Read and write units as DynamoDB would bill them (billedUnits), in all and per webhook. */
+  /** Read and write units as DynamoDB would bill them (billedUnits, index writes included), in all and per webhook. */
   readEstimate: number;
   writeEstimate: number;
   writeEstimateByWebhook: number[];
+  /** The index writes in those write units, in all and per webhook. */
+  indexEstimate: IndexUnits;
+  indexByWebhook: IndexUnits[];
   callItemKb: number;
   /** The partner's ping and post before the call, when the case has them (with their billed units). */
   ping?: CallCounts;
@@ -122,22 +130,32 @@ const kb = (item: unknown) => itemSize((item ?? {}) as Record<string, unknown>).
  */
 interface Billed {
   read: number;
+  /** Table and index writes. */
   write: number;
+  /** The global secondary index writes in `write`. */
+  index: IndexUnits;
 }
 
 /**
  * A traced request's units as DynamoDB would bill them: transactions as transactionEstimate says;
  * reads at least 0.5 per key asked for (DynamoDB bills a GetItem of a missing key and an empty
- * Query 0.5 eventually consistent units, DynamoDB Local reports 0); other writes as reported.
+ * Query 0.5 eventually consistent units, DynamoDB Local reports 0); other writes as reported, less
+ * the index units Local counts in them. Every write then adds its index writes as the tracer
+ * accounts them (bench/index-writes.ts), at the standard rate, in transactions too (assumed: AWS
+ * documents no doubling of a transaction's index writes).
  */
 function billedUnits(entries: readonly Traced[], callItemKb: number): Billed {
   let read = 0;
   let write = 0;
+  const index: IndexUnits = { total: 0, byIndex: {} };
   for (const entry of entries) {
     if (READ_COMMANDS.has(entry.command)) read += Math.max(entry.units, 0.5 * entry.keys);
-    else write += entry.transaction ? transactionEstimate(entry.transaction, callItemKb) : entry.units;
+    else {
+      write += (entry.transaction ? transactionEstimate(entry.transaction, callItemKb) : entry.units - entry.reportedIndex) + entry.index.total;
+      addIndexUnits(index, entry.index);
+    }
   }
-  return { read, write };
+  return { read, write, index };
 }
 
 function transactionEstimate(input: Record<string, any>, callItemKb: number): number {
@@ -183,6 +201,16 @@ function describe(command: string, input: Record<string, any>): string {
   }
 }
 
+/** ` (of which 2.0 index: gsi1 1, gsi2 1)` for a billed figure with index writes, else ''. */
+const indexNote = (billed: Billed) => (billed.index.total ? ` (of which ${billed.index.total.toFixed(1)} index: ${formatByIndex(billed.index.byIndex)})` : '');
+
+/** A trace line's index writes: `+2.0 idx (gsi1 1, gsi2 1)`, with Local's own count where it differs (not for transactions: Local's figures for them are not DynamoDB's). */
+function indexColumn(entry: Traced): string {
+  if (READ_COMMANDS.has(entry.command)) return '';
+  const ours = `+${entry.index.total.toFixed(1)} idx${entry.index.total ? ` (${formatByIndex(entry.index.byIndex)})` : ''}`;
+  return !entry.transaction && entry.reportedIndex !== entry.index.total ? `${ours} [Local ${entry.reportedIndex.toFixed(1)}]` : ours;
+}
+
 const totalRequests = (counts: CallCounts) => Object.values(counts.byCommand).reduce((sum, n) => sum + n, 0);
 
 function sum(list: CallCounts[]): CallCounts {
@@ -221,10 +249,12 @@ async function run(): Promise<void> {
     retryLater: async () => undefined,
   });
 
-  // The trace: its own middleware beside the counter (both ask for the consumed capacity).
+  // The trace: its own middleware beside the counter (both ask for the consumed capacity), and
+  // inside both the index write tracer, whose accounts the trace takes by the request's input.
   let webhook = 'setup';
   let trace: Traced[] = [];
   let tracing = true;
+  const indexWrites = new WeakMap<object, IndexWrite>();
   db.middlewareStack.add(
     (next, context) => async (args) => {
       const command = context.commandName ?? 'unknown';
@@ -236,12 +266,15 @@ async function run(): Promise<void> {
       const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | Array<{ CapacityUnits?: number }> }).ConsumedCapacity;
       const units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((total, entry) => total + (entry.CapacityUnits ?? 0), 0);
       const keys = command === 'BatchGetItemCommand' ? Object.values(input.RequestItems ?? {}).reduce((total: number, request: any) => total + request.Keys.length, 0) : 1;
-      trace.push({ webhook, step: Number(webhook), command, what, units, keys, ...(command === 'TransactWriteItemsCommand' ? { transaction: input } : {}) });
+      const written = indexWrites.get(input);
+      const index = written ? { total: written.total, byIndex: written.byIndex } : { total: 0, byIndex: {} };
+      trace.push({ webhook, step: Number(webhook), command, what, units, keys, index, reportedIndex: written?.reported ?? 0, ...(command === 'TransactWriteItemsCommand' ? { transaction: input } : {}) });
       return result;
     },
     { step: 'initialize', name: 'benchCallTrace' },
   );
   const counter = countCalls(db);
+  await traceIndexWritesOf(db, (write) => indexWrites.set(write.input, write));
 
   const server = createGateway();
   const baseUrl = `http://127.0.0.1:${await listen(server, 0)}`;
@@ -381,6 +414,8 @@ async function run(): Promise<void> {
         readEstimate: billedUnits(measuredTrace, callItemKb).read,
         writeEstimate: billedUnits(measuredTrace, callItemKb).write,
         writeEstimateByWebhook: measured.webhooks.map((_, index) => billedUnits(measuredTrace.filter((entry) => entry.step === index), callItemKb).write),
+        indexEstimate: billedUnits(measuredTrace, callItemKb).index,
+        indexByWebhook: measured.webhooks.map((_, index) => billedUnits(measuredTrace.filter((entry) => entry.step === index), callItemKb).index),
         callItemKb,
         ping: partner?.ping,
         post: partner?.post,
@@ -404,10 +439,10 @@ async function run(): Promise<void> {
 
     // ---- report -----------------------------------------------------------------------------
     console.log('Call: simulated carrier calls through the local gateway in this process (the voice handlers as deployed), every DynamoDB request counted.');
-    console.log(`Goals (issue 12): an answered one-buyer call at most ${GOAL_REQUESTS} requests in at most ${GOAL_STEPS} sequential steps, each fall-through at most ${GOAL_PER_FALL_THROUGH} more; at most ${GOAL_WRITE_UNITS} write units per answered call.`);
+    console.log(`Goals (issue 12): an answered one-buyer call at most ${GOAL_REQUESTS} requests in at most ${GOAL_STEPS} sequential steps, each fall-through at most ${GOAL_PER_FALL_THROUGH} more; at most ${GOAL_WRITE_UNITS} write units per answered call (billed, index writes included).`);
     printTable(
       'Per call (the second call of its number; requests by operation, sequential steps, read and write units)',
-      ['case', 'outcome', 'dialed', ...COMMANDS.map(([, short]) => short), 'requests', 'steps', 'RCU local', 'RCU billed', 'WCU local', 'WCU billed', 'call item KB', 'events', 'first call: req / steps'],
+      ['case', 'outcome', 'dialed', ...COMMANDS.map(([, short]) => short), 'requests', 'steps', 'RCU local', 'RCU billed', 'WCU local', 'index WCU', 'WCU billed', 'call item KB', 'events', 'first call: req / steps'],
       results.map((r) => [
         r.label,
         r.outcome,
@@ -418,6 +453,7 @@ async function run(): Promise<void> {
         r.total.readUnits.toFixed(1),
         r.readEstimate.toFixed(1),
         r.total.writeUnits.toFixed(1),
+        r.indexEstimate.total.toFixed(1),
         r.writeEstimate.toFixed(1),
         r.callItemKb.toFixed(1),
         String(r.events),
@@ -457,7 +493,7 @@ async function run(): Promise<void> {
     for (const r of results) {
       printTable(
         `${r.label}: per webhook`,
-        ['webhook', ...COMMANDS.map(([, short]) => short), 'requests', 'steps', 'RCU', 'WCU local', 'WCU billed'],
+        ['webhook', ...COMMANDS.map(([, short]) => short), 'requests', 'steps', 'RCU', 'WCU local', 'index WCU', 'indexes', 'WCU billed'],
         r.webhooks.map((entry, index) => [
           entry.name,
           ...COMMANDS.map(([name]) => String(entry.counts.byCommand[name] ?? 0)),
@@ -465,33 +501,37 @@ async function run(): Promise<void> {
           String(entry.counts.steps),
           entry.counts.readUnits.toFixed(1),
           entry.counts.writeUnits.toFixed(1),
+          r.indexByWebhook[index]!.total.toFixed(1),
+          formatByIndex(r.indexByWebhook[index]!.byIndex) || '-',
           r.writeEstimateByWebhook[index]!.toFixed(1),
         ]),
       );
     }
     console.log(
-      '\nlocal: units as DynamoDB Local reports them; billed: as DynamoDB would bill the same requests (each transaction at 2 units per KB of each item, where Local reports more; reads at least 0.5 per key, where Local reports 0 for a missing key or an empty Query).',
+      '\nlocal: units as DynamoDB Local reports them (its own index units included); billed: as DynamoDB would bill the same requests (each transaction at 2 units per KB of each item, where Local reports more; reads at least 0.5 per key, where Local reports 0 for a missing key or an empty Query), ' +
+        'with the global secondary index writes (index WCU: each entry a write puts or deletes, or rewrites when a projected attribute changed, 1 unit per KB of the entry, read from the items before and after each write) in place of the index units Local counts. ' +
+        'Index writes are counted at the standard rate, also inside transactions: an assumption (AWS documents 2 units per KB for a transaction\'s table writes and says nothing of its index writes).',
     );
     for (const r of results) {
       if (!r.ping || !r.post) continue;
       console.log(
-        `${r.label}, the partner's ping (2 buyers) before it: ${totalRequests(r.ping)} requests, ${r.ping.steps} steps, ${r.ping.readUnits.toFixed(1)} RCU / ${r.ping.writeUnits.toFixed(1)} WCU local, ${r.pingBilled!.read.toFixed(1)} / ${r.pingBilled!.write.toFixed(1)} billed; ` +
-          `the post: ${totalRequests(r.post)} requests (${COMMANDS.filter(([name]) => r.post!.byCommand[name]).map(([name, short]) => `${short} ${r.post!.byCommand[name]}`).join(', ')}), ${r.post.steps} steps, ${r.post.readUnits.toFixed(1)} RCU / ${r.post.writeUnits.toFixed(1)} WCU local, ${r.postBilled!.read.toFixed(1)} / ${r.postBilled!.write.toFixed(1)} billed.`,
+        `${r.label}, the partner's ping (2 buyers) before it: ${totalRequests(r.ping)} requests, ${r.ping.steps} steps, ${r.ping.readUnits.toFixed(1)} RCU / ${r.ping.writeUnits.toFixed(1)} WCU local, ${r.pingBilled!.read.toFixed(1)} / ${r.pingBilled!.write.toFixed(1)} billed${indexNote(r.pingBilled!)}; ` +
+          `the post: ${totalRequests(r.post)} requests (${COMMANDS.filter(([name]) => r.post!.byCommand[name]).map(([name, short]) => `${short} ${r.post!.byCommand[name]}`).join(', ')}), ${r.post.steps} steps, ${r.post.readUnits.toFixed(1)} RCU / ${r.post.writeUnits.toFixed(1)} WCU local, ${r.postBilled!.read.toFixed(1)} / ${r.postBilled!.write.toFixed(1)} billed${indexNote(r.postBilled!)}.`,
       );
     }
 
     for (const r of results) {
-      console.log(`\n${r.label}: trace (webhook, request, units, what it addressed)`);
-      for (const entry of r.trace) console.log(`  ${entry.webhook.padEnd(12)} ${entry.command.replace(/Command$/, '').padEnd(18)} ${entry.units.toFixed(1).padStart(5)}  ${entry.what}`);
+      console.log(`\n${r.label}: trace (webhook, request, units local, index writes, what it addressed)`);
+      for (const entry of r.trace) console.log(`  ${entry.webhook.padEnd(12)} ${entry.command.replace(/Command$/, '').padEnd(18)} ${entry.units.toFixed(1).padStart(5)}  ${indexColumn(entry).padEnd(26)}  ${entry.what}`);
     }
 
     console.log(
       `A new offer lead (POST /api/v1/leads): ${totalRequests(lead.counts)} requests (${COMMANDS.filter(([name]) => lead.counts.byCommand[name]).map(([name, short]) => `${short} ${lead.counts.byCommand[name]}`).join(', ')}), ${lead.counts.steps} steps, ` +
-        `${lead.counts.readUnits.toFixed(1)} RCU / ${lead.counts.writeUnits.toFixed(1)} WCU local, ${lead.billed.read.toFixed(1)} / ${lead.billed.write.toFixed(1)} billed.`,
+        `${lead.counts.readUnits.toFixed(1)} RCU / ${lead.counts.writeUnits.toFixed(1)} WCU local, ${lead.billed.read.toFixed(1)} / ${lead.billed.write.toFixed(1)} billed${indexNote(lead.billed)}.`,
     );
     const perThousand = (readUnits: number, writeUnits: number) => ((readUnits * readPrice + writeUnits * writePrice) / 1000).toFixed(4);
     console.log(
-      `\nOn-demand cost per 1,000 answered one-buyer calls: ${base.readEstimate.toFixed(1)} RRU x $${readPrice} + ${base.writeEstimate.toFixed(1)} WRU x $${writePrice} per million = $${perThousand(base.readEstimate, base.writeEstimate)}` +
+      `\nOn-demand cost per 1,000 answered one-buyer calls: ${base.readEstimate.toFixed(1)} RRU x $${readPrice} + ${base.writeEstimate.toFixed(1)} WRU (${base.indexEstimate.total.toFixed(1)} of them index writes) x $${writePrice} per million = $${perThousand(base.readEstimate, base.writeEstimate)}` +
         ` ($${perThousand(base.total.readUnits, base.total.writeUnits)} at the ${base.total.readUnits.toFixed(1)} / ${base.total.writeUnits.toFixed(1)} units Local reports)` +
         ` (DynamoDB only; prices from --read-price/--write-price${readPrice === EXAMPLE_READ_PRICE && writePrice === EXAMPLE_WRITE_PRICE ? ', here the examples: us-east-1 on-demand list prices, check them against the AWS price list' : ''}).`,
     );

@@ -9,7 +9,8 @@
  * schedules or SQS messages: counted apart).
  *
  * 1. Requests per submission, by kind: a new schedule lead (goal: at most 2 reads and 1 write or
- *    transaction), the same lead submitted again (an update), a new offer lead.
+ *    transaction), the same lead submitted again (an update), a new offer lead; with the global
+ *    secondary index write units of each (bench/index-writes.ts; traced in this part only).
  * 2. Latency: 300 new schedule leads submitted one at a time through HTTP (form in the query
  *    string), p50 and p99, beside 300 bare PutItems of a lead-sized item in the same run.
  * 3. Runner throughput: 10,000 leads waiting on a one-hour wait, then the clock moved past it;
@@ -20,6 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import { registerLocalAdapters, setLocalTestEnvironment } from '../test/setup/adapter-env.js';
 import { percentile, printTable, runWithDynamoDbLocal } from './support.js';
+import { addIndexUnits, formatByIndex, traceIndexWritesOf, type IndexUnits } from './index-writes.js';
 
 const LATENCY_LEADS = 300;
 const WAITING_LEADS = 10_000;
@@ -70,9 +72,17 @@ async function run(): Promise<void> {
     },
     { step: 'initialize', name: 'benchLeadTally' },
   );
+  // Index write units of the service's writes (the scheduler's and queue's own items left out),
+  // traced for part 1 only: the tracer reads each item before and after, which would slow parts 2-3.
+  let serviceIndex: IndexUnits = { total: 0, byIndex: {} };
+  const indexTracer = await traceIndexWritesOf(db, (write) => {
+    const text = JSON.stringify(write.input);
+    if (!text.includes('"SCHED#') && !text.includes('"Q#')) addIndexUnits(serviceIndex, write);
+  });
   const reset = () => {
     service = {};
     elsewhere = {};
+    serviceIndex = { total: 0, byIndex: {} };
   };
   const summary = (tally: Tally) => {
     const reads = Object.entries(tally).filter(([name]) => READS.has(name)).reduce((sum, [, n]) => sum + n, 0);
@@ -113,13 +123,21 @@ async function run(): Promise<void> {
     reset();
     await submit(fields);
     const counted = summary(service);
-    rows.push([label, String(counted.reads), String(counted.writes), counted.detail, summary(elsewhere).detail]);
+    rows.push([label, String(counted.reads), String(counted.writes), counted.detail, serviceIndex.total.toFixed(1), formatByIndex(serviceIndex.byIndex) || '-', summary(elsewhere).detail]);
   };
   const repeated = nextCaller();
   await measure('new schedule lead', { lead_token: schedule.lead_token, caller_id: repeated, first_name: 'Ada', zip: '94107' });
   await measure('same lead again (update)', { lead_token: schedule.lead_token, caller_id: repeated, first_name: 'Ada', zip: '94110' });
   await measure('new offer lead', { lead_token: offer.lead_token, caller_id: nextCaller(), first_name: 'Bo' });
-  printTable('DynamoDB requests per submission (goal for a new schedule lead: at most 2 reads and 1 write or transaction)', ['submission', 'reads', 'writes', 'DynamoDB requests', 'scheduler (local table; AWS: Scheduler/SQS)'], rows);
+  indexTracer.enabled = false;
+  printTable(
+    'DynamoDB requests per submission (goal for a new schedule lead: at most 2 reads and 1 write or transaction), with their global secondary index write units',
+    ['submission', 'reads', 'writes', 'DynamoDB requests', 'index WCU', 'indexes', 'scheduler (local table; AWS: Scheduler/SQS)'],
+    rows,
+  );
+  console.log(
+    "index WCU: each index entry a write puts or deletes, or rewrites when a projected attribute changed, 1 unit per KB (bench/index-writes.ts); at the standard rate also inside transactions (an assumption: AWS's documents do not say a transaction doubles them).",
+  );
 
   // 2. Latency beside a bare PutItem of a lead-sized item.
   const submitMs: number[] = [];

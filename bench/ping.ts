@@ -23,8 +23,10 @@
  * ping. The inbound handler is invoked directly (no HTTP) with the API Gateway v2 event the local
  * gateway builds, body `{caller_id, state, age}`. Printed per run: requests by command, sequential
  * steps (reads before the decision, and all), items read, read and write units
- * (ReturnConsumedCapacity TOTAL, asked by a client middleware), median times of the ping and the
- * bare read and their ratio; then each offer in both companies side by side. Goals (issue 12):
+ * (ReturnConsumedCapacity TOTAL, asked by a client middleware), the global secondary index writes
+ * (bench/index-writes.ts; traced on the untimed first and warm-up pings only, its reads take time),
+ * median times of the ping and the bare read and their ratio; then each offer in both companies
+ * side by side. Goals (issue 12):
  * ping time at most 1.3x the bare read; the same requests and within 1.3x the read units whatever
  * the company's size; at most 2 sequential round trips before the decision.
  *
@@ -32,6 +34,7 @@
  */
 import type { ApiEvent, ApiResponse } from '../shared/http/request.js';
 import { countCalls, percentile, printTable, runWithDynamoDbLocal, type CallCounts } from './support.js';
+import { addIndexUnits, formatByIndex, traceIndexWritesOf, type IndexWriteTracer } from './index-writes.js';
 
 const OFFER_SIZES = [10, 100, 1000] as const;
 const LARGE_COMPANY = 3000;
@@ -59,12 +62,17 @@ interface RunStats {
   offer: number;
   company: number;
   first: CallCounts;
+  firstIndex: IndexCounts;
+  /** The warm-up pings' counts with their index writes (traced there only: the tracer's reads would slow the timed pings). */
+  traced: Array<{ counts: CallCounts; index: IndexCounts }>;
   pings: CallCounts[];
   pingMs: number[];
   bare: CallCounts[];
   bareMs: number[];
   available: number[];
 }
+
+type IndexCounts = IndexWriteTracer['current'];
 
 async function run(): Promise<void> {
   const started = performance.now();
@@ -86,6 +94,9 @@ async function run(): Promise<void> {
 
   await ensureTable(db, tableName);
   const counter = countCalls(db);
+  // Global secondary index writes (bench/index-writes.ts), inside the counter; on for the untimed pings only.
+  const indexTracer = await traceIndexWritesOf(db);
+  indexTracer.enabled = false;
 
   const prepare = (method: string, path: string, json: unknown, authorization?: string) => {
     const match = matchRoute(method, path, routes);
@@ -190,11 +201,13 @@ async function run(): Promise<void> {
     const body = { caller_id: `+1415555${String(callerSeq % 10_000).padStart(4, '0')}`, state: STATES[callerSeq % STATES.length], age: 21 + (callerSeq % 45) };
     const { handler, event, context } = prepare('POST', `/api/v1/inbound_webhooks/ping/${vanity}`, body);
     counter.reset();
+    indexTracer.reset();
     const t0 = performance.now();
     const response = await handler(event, context);
     const ms = performance.now() - t0;
     if (response.statusCode !== 200) throw new Error(`ping answered ${response.statusCode}: ${response.body}`);
-    return { ms, counts: structuredClone(counter.current), available: (JSON.parse(response.body ?? '{}') as { available_buyers_count?: number }).available_buyers_count ?? 0 };
+    const available = (JSON.parse(response.body ?? '{}') as { available_buyers_count?: number }).available_buyers_count ?? 0;
+    return { ms, counts: structuredClone(counter.current), index: structuredClone(indexTracer.current), available };
   };
   const bareRead = async (companyId: number, buyerIds: number[]) => {
     counter.reset();
@@ -206,12 +219,17 @@ async function run(): Promise<void> {
 
   const results: RunStats[] = [];
   for (const plan of plans) {
-    const first = (await ping(plan.vanity)).counts;
+    // The first and the warm-up pings are not timed: their index writes are traced.
+    indexTracer.enabled = true;
+    const { counts: first, index: firstIndex } = await ping(plan.vanity);
+    const traced: RunStats['traced'] = [];
     for (let i = 0; i < WARMUP_PINGS; i++) {
-      await ping(plan.vanity);
+      const warm = await ping(plan.vanity);
+      traced.push({ counts: warm.counts, index: warm.index });
       await bareRead(plan.companyId, plan.buyerIds);
     }
-    const stats: RunStats = { label: plan.label, offer: plan.offer, company: plan.company, first, pings: [], pingMs: [], bare: [], bareMs: [], available: [] };
+    indexTracer.enabled = false;
+    const stats: RunStats = { label: plan.label, offer: plan.offer, company: plan.company, first, firstIndex, traced, pings: [], pingMs: [], bare: [], bareMs: [], available: [] };
     for (let i = 0; i < PINGS[plan.offer]!; i++) {
       // Alternated, and in turn first, so neither side has the emulator's warmer moment.
       const pingFirst = i % 2 === 0;
@@ -229,9 +247,12 @@ async function run(): Promise<void> {
 
   // ---- report -------------------------------------------------------------------------------
   const median = (values: number[]) => percentile(values, 50);
+  /** A ping's write units with the index writes as DynamoDB bills them in place of Local's own count of them. */
+  const withIndex = (counts: CallCounts, index: IndexCounts) => counts.writeUnits - index.reported + index.total;
+  const indexesOf = (list: IndexCounts[]) => formatByIndex(list.reduce((sum, index) => addIndexUnits(sum, index), { total: 0, byIndex: {} }).byIndex) || '-';
   printTable(
-    'Per ping, warm (the vanity name chain known); counts the same for every ping or min-max, units averaged',
-    ['offer of company', 'pings', ...COMMANDS.map(([, short]) => short), 'requests', 'read steps', 'steps', 'items read', 'RCU', 'WCU', 'available'],
+    'Per ping, warm (the vanity name chain known); counts the same for every ping or min-max, units averaged; index writes from the untimed warm-up pings',
+    ['offer of company', 'pings', ...COMMANDS.map(([, short]) => short), 'requests', 'read steps', 'steps', 'items read', 'RCU', 'WCU', 'index WCU', 'indexes (all warm-ups)', 'WCU with index', 'available'],
     results.map((stats) => [
       stats.label,
       String(stats.pings.length),
@@ -242,12 +263,15 @@ async function run(): Promise<void> {
       spread(stats.pings.map((counts) => counts.itemsReturned)),
       average(stats.pings.map((counts) => counts.readUnits)).toFixed(1),
       average(stats.pings.map((counts) => counts.writeUnits)).toFixed(1),
+      average(stats.traced.map(({ index }) => index.total)).toFixed(1),
+      indexesOf(stats.traced.map(({ index }) => index)),
+      average(stats.traced.map(({ counts, index }) => withIndex(counts, index))).toFixed(1),
       spread(stats.available),
     ]),
   );
   printTable(
     'First ping of each webhook (its vanity name chain read link by link)',
-    ['offer of company', ...COMMANDS.map(([, short]) => short), 'requests', 'read steps', 'steps', 'items read', 'RCU', 'WCU'],
+    ['offer of company', ...COMMANDS.map(([, short]) => short), 'requests', 'read steps', 'steps', 'items read', 'RCU', 'WCU', 'index WCU', 'indexes', 'WCU with index'],
     results.map((stats) => [
       stats.label,
       ...COMMANDS.map(([name]) => String(stats.first.byCommand[name] ?? 0)),
@@ -257,7 +281,14 @@ async function run(): Promise<void> {
       String(stats.first.itemsReturned),
       stats.first.readUnits.toFixed(1),
       stats.first.writeUnits.toFixed(1),
+      stats.firstIndex.total.toFixed(1),
+      indexesOf([stats.firstIndex]),
+      withIndex(stats.first, stats.firstIndex).toFixed(1),
     ]),
+  );
+  console.log(
+    '\nWCU: as DynamoDB Local reports it (its own index units included). index WCU: the global secondary index writes as DynamoDB bills them (bench/index-writes.ts: each entry put, deleted, or rewritten when a projected attribute changed, 1 unit per KB; ' +
+      'at the standard rate also inside transactions, an assumption); WCU with index: WCU with these in place of Local\'s own index units.',
   );
   printTable(
     `Ping against the bare read of its buyers and counters (alternated in the same run); goals: ratio <= ${GOAL_RATIO}x, read steps <= ${GOAL_READ_STEPS}`,
