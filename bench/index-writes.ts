@@ -154,7 +154,7 @@ function reportedIndexUnits(output: unknown): number | undefined {
  * Traced writes run one at a time: two writes of one item side by side would otherwise each see
  * the other's change in their before/after reads.
  */
-export function traceIndexWrites(client: DynamoDBDocumentClient, raw: DynamoDBDocumentClient, onWrite?: (write: IndexWrite) => void): IndexWriteTracer {
+function traceIndexWrites(client: DynamoDBDocumentClient, raw: DynamoDBDocumentClient, onWrite?: (write: IndexWrite) => void): IndexWriteTracer {
   let current = { total: 0, byIndex: {} as Record<string, number>, writes: 0, reported: 0 };
   let queue: Promise<unknown> = Promise.resolve();
   const tracer: IndexWriteTracer = {
@@ -216,7 +216,7 @@ export function traceIndexWrites(client: DynamoDBDocumentClient, raw: DynamoDBDo
  * from the shared one: the tracer's reads are not the service's requests. Call it once the bench
  * has set the environment (runWithDynamoDbLocal's body).
  */
-export async function rawDocumentClient(): Promise<DynamoDBDocumentClient> {
+async function rawDocumentClient(): Promise<DynamoDBDocumentClient> {
   const { createDocumentClient } = await import('../shared/db/client.js');
   const { config } = await import('../shared/config.js');
   return createDocumentClient(config.dynamoEndpoint, config.region);
