@@ -108,7 +108,8 @@ export interface IndexWriteTracer {
   reset(): void;
 }
 
-const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+/** The SDK commands that write items (the tracer's, and the test request log's). */
+export const WRITE_COMMANDS: ReadonlySet<string> = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
 
 /** The items a write request writes: table name and primary key of each (condition checks write nothing). */
 function writtenKeys(command: string, input: Record<string, any>): Array<{ table: string; key: Item }> {

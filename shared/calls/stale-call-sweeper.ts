@@ -16,9 +16,9 @@ import { isStale, staleBefore, SWEEP_BATCH } from './stale-calls.js';
  * Finding them without a Scan: a call in progress carries gsi3 = `C#<cid>#live_calls` (sparse,
  * removed when it ends; gsi1 for calls stored before gsi3) with its time-sortable id as sort key,
  * so one Query per company and index below `<lowest id of the stale cutoff>` reads only the stale
- * calls (usually none). The
- * companies are 1..n of the company sequence (one GetItem). Idempotent: ending is a versioned
- * transition that does nothing for a call already ended, so overlapping runs book a call once.
+ * calls (usually none). The companies are 1..n of the company sequence (one GetItem). Idempotent:
+ * ending is a versioned transition that does nothing for a call already ended, so overlapping runs
+ * book a call once.
  */
 export interface SweepResult {
   companies: number;

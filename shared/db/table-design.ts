@@ -1,9 +1,5 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 
-/**
- * The single table's physical design, declared once. The CDK table construct and the local
- * launcher both build the table from this; docs/table-design.md explains the access patterns.
- */
 /** One of the table's global secondary indexes. */
 export interface TableIndex {
   readonly indexName: string;
@@ -20,6 +16,10 @@ export interface TableIndex {
   readonly nonKeyAttributes?: readonly string[];
 }
 
+/**
+ * The single table's physical design, declared once. The CDK table construct and the local
+ * launcher both build the table from this; docs/table-design.md explains the access patterns.
+ */
 export const tableDesign = {
   partitionKey: 'pk',
   sortKey: 'sk',
