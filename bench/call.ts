@@ -286,8 +286,8 @@ async function run(): Promise<void> {
       if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${text}`);
       return JSON.parse(text) as Record<string, any>;
     };
-    /** A company with these buyers on one offer, a tracking number and an inbound webhook. */
-    const setup = async (name: string, buyers: Array<Record<string, unknown>>) => {
+    /** A company with these buyers on one offer, a tracking number and an inbound webhook; `subscribed`: and a subscription (its events are staged only then). */
+    const setup = async (name: string, buyers: Array<Record<string, unknown>>, subscribed = false) => {
       const company = await ensureCompany(`bench-call-${name}-${crypto.randomUUID().slice(0, 8)}`);
       const pair = await addApiKey(company.id);
       const authorization = `Basic ${Buffer.from(`${pair.publicKey}:${pair.privateKey}`).toString('base64')}`;
@@ -297,6 +297,7 @@ async function run(): Promise<void> {
       const number = (await api(authorization, '/api/v1/phone_numbers', { offer_id: offer.id })).phone_number.number as string;
       const vanity = `bench-call-${crypto.randomUUID().slice(0, 8)}`;
       await api(authorization, '/api/v1/inbound_webhooks', { vanity_uri: vanity, offer_id: offer.id });
+      if (subscribed) await api(authorization, '/api/v1/subscriptions', { event: 'call_ended', target_url: 'https://receiver.example.com/events' });
       return { number, vanity, leadToken: offer.lead_token as string };
     };
     /** The README's partner: a ping for the caller in CA, then a post for a number; the counts of each and the number. */
@@ -343,9 +344,17 @@ async function run(): Promise<void> {
       return { result, webhooks };
     };
 
-    const cases: Array<{ label: string; buyers: Array<Record<string, unknown>>; from: string; behaviour: Behaviour; pingPost?: boolean }> = [
+    // `subscribed`: the company has a subscription, so its calls stage their events (shared/events/event-consumers.ts); the others have none.
+    const cases: Array<{ label: string; buyers: Array<Record<string, unknown>>; from: string; behaviour: Behaviour; pingPost?: boolean; subscribed?: boolean }> = [
       {
         label: 'answered, one buyer',
+        buyers: [{ name: 'Acme East', number: '+12125550123', tier: 0, current_conversion_revenue: 25, current_conversion_duration: 60 }],
+        from: '+14155552671',
+        behaviour: [{ answer: true, answerAfter: 4, talk: 90 }],
+      },
+      {
+        label: 'answered, one buyer, subscribed',
+        subscribed: true,
         buyers: [{ name: 'Acme East', number: '+12125550123', tier: 0, current_conversion_revenue: 25, current_conversion_duration: 60 }],
         from: '+14155552671',
         behaviour: [{ answer: true, answerAfter: 4, talk: 90 }],
@@ -364,8 +373,10 @@ async function run(): Promise<void> {
       },
       {
         // README: its two buyers and offer, the partner's ping (state=CA) and post, then "Place a call": `--no-answer-first 1 --talk 75`.
+        // The README subscribes to call_ended before it places the call.
         label: "README's two-buyer call",
         pingPost: true,
+        subscribed: true,
         buyers: [
           { name: 'Acme East', number: '+1 (212) 555-0123', tier: 0, current_conversion_revenue: 25, current_conversion_duration: 60, concurrency_cap_limit: 5, attempt_daily_limit: 100 },
           { name: 'Acme West', number: 'sip:queue@pbx.example.com', tier: 1, current_conversion_revenue: 10, current_conversion_duration: 60, record_token_filter_list: ['state:CA|NV'] },
@@ -380,10 +391,12 @@ async function run(): Promise<void> {
 
     const results: CaseResult[] = [];
     let leadToken = '';
+    let subscribedLeadToken = '';
     for (const plan of cases) {
       webhook = 'setup';
-      const made = await setup(plan.label.replace(/\W+/g, '-'), plan.buyers);
-      leadToken ||= made.leadToken;
+      const made = await setup(plan.label.replace(/\W+/g, '-'), plan.buyers, plan.subscribed);
+      if (plan.subscribed) subscribedLeadToken ||= made.leadToken;
+      else leadToken ||= made.leadToken;
       const callerId = plan.from.replace(/^\+1/, '');
       const firstNumber = plan.pingPost ? (await pingAndPost(made.vanity, callerId)).number : made.number;
       const first = await play(firstNumber, plan.from, plan.behaviour);
@@ -425,17 +438,23 @@ async function run(): Promise<void> {
     }
 
     // A new offer lead (POST /api/v1/leads, as bench:leads submits it), for the cost table.
-    const submitLead = async (callerId: string) => {
-      const response = await fetch(`${baseUrl}/api/v1/leads?${new URLSearchParams({ lead_token: leadToken, caller_id: callerId, first_name: 'Bo', zip: '94107' })}`, { method: 'POST' });
+    const submitLead = async (token: string, callerId: string) => {
+      const response = await fetch(`${baseUrl}/api/v1/leads?${new URLSearchParams({ lead_token: token, caller_id: callerId, first_name: 'Bo', zip: '94107' })}`, { method: 'POST' });
       if (response.status !== 200) throw new Error(`lead: ${response.status} ${await response.text()}`);
     };
-    await submitLead('+14155553001');
-    counter.reset();
-    trace = [];
-    webhook = 'lead';
-    await submitLead('+14155553002');
-    const lead = { counts: structuredClone(counter.current), billed: billedUnits(trace, 0) };
-    webhook = 'setup';
+    /** The second new lead of the token (the first made the instance know the token's company). */
+    const measureLead = async (token: string, callers: [string, string]) => {
+      await submitLead(token, callers[0]);
+      counter.reset();
+      trace = [];
+      webhook = 'lead';
+      await submitLead(token, callers[1]);
+      const measuredLead = { counts: structuredClone(counter.current), billed: billedUnits(trace, 0) };
+      webhook = 'setup';
+      return measuredLead;
+    };
+    const lead = await measureLead(leadToken, ['+14155553001', '+14155553002']);
+    const subscribedLead = await measureLead(subscribedLeadToken, ['+14155553003', '+14155553004']);
 
     // ---- report -----------------------------------------------------------------------------
     console.log('Call: simulated carrier calls through the local gateway in this process (the voice handlers as deployed), every DynamoDB request counted.');
@@ -525,16 +544,21 @@ async function run(): Promise<void> {
       for (const entry of r.trace) console.log(`  ${entry.webhook.padEnd(12)} ${entry.command.replace(/Command$/, '').padEnd(18)} ${entry.units.toFixed(1).padStart(5)}  ${indexColumn(entry).padEnd(26)}  ${entry.what}`);
     }
 
-    console.log(
-      `A new offer lead (POST /api/v1/leads): ${totalRequests(lead.counts)} requests (${COMMANDS.filter(([name]) => lead.counts.byCommand[name]).map(([name, short]) => `${short} ${lead.counts.byCommand[name]}`).join(', ')}), ${lead.counts.steps} steps, ` +
-        `${lead.counts.readUnits.toFixed(1)} RCU / ${lead.counts.writeUnits.toFixed(1)} WCU local, ${lead.billed.read.toFixed(1)} / ${lead.billed.write.toFixed(1)} billed${indexNote(lead.billed)}.`,
-    );
+    for (const [label, measuredLead] of [['A new offer lead (POST /api/v1/leads)', lead], ['The same in a company with a subscription', subscribedLead]] as const) {
+      console.log(
+        `${label}: ${totalRequests(measuredLead.counts)} requests (${COMMANDS.filter(([name]) => measuredLead.counts.byCommand[name]).map(([name, short]) => `${short} ${measuredLead.counts.byCommand[name]}`).join(', ')}), ${measuredLead.counts.steps} steps, ` +
+          `${measuredLead.counts.readUnits.toFixed(1)} RCU / ${measuredLead.counts.writeUnits.toFixed(1)} WCU local, ${measuredLead.billed.read.toFixed(1)} / ${measuredLead.billed.write.toFixed(1)} billed${indexNote(measuredLead.billed)}.`,
+      );
+    }
     const perThousand = (readUnits: number, writeUnits: number) => ((readUnits * readPrice + writeUnits * writePrice) / 1000).toFixed(4);
-    console.log(
-      `\nOn-demand cost per 1,000 answered one-buyer calls: ${base.readEstimate.toFixed(1)} RRU x $${readPrice} + ${base.writeEstimate.toFixed(1)} WRU (${base.indexEstimate.total.toFixed(1)} of them index writes) x $${writePrice} per million = $${perThousand(base.readEstimate, base.writeEstimate)}` +
-        ` ($${perThousand(base.total.readUnits, base.total.writeUnits)} at the ${base.total.readUnits.toFixed(1)} / ${base.total.writeUnits.toFixed(1)} units Local reports)` +
-        ` (DynamoDB only; prices from --read-price/--write-price${readPrice === EXAMPLE_READ_PRICE && writePrice === EXAMPLE_WRITE_PRICE ? ', here the examples: us-east-1 on-demand list prices, check them against the AWS price list' : ''}).`,
-    );
+    console.log('');
+    for (const r of results.filter((result) => result.fallThroughs === 0)) {
+      console.log(
+        `On-demand cost per 1,000 calls "${r.label}": ${r.readEstimate.toFixed(1)} RRU x $${readPrice} + ${r.writeEstimate.toFixed(1)} WRU (${r.indexEstimate.total.toFixed(1)} of them index writes) x $${writePrice} per million = $${perThousand(r.readEstimate, r.writeEstimate)}` +
+          ` ($${perThousand(r.total.readUnits, r.total.writeUnits)} at the ${r.total.readUnits.toFixed(1)} / ${r.total.writeUnits.toFixed(1)} units Local reports)` +
+          ` (DynamoDB only; prices from --read-price/--write-price${readPrice === EXAMPLE_READ_PRICE && writePrice === EXAMPLE_WRITE_PRICE ? ', here the examples: us-east-1 on-demand list prices, check them against the AWS price list' : ''}).`,
+      );
+    }
     console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
     server.closeAllConnections();

@@ -8,10 +8,11 @@ import { buyerTimeZone } from '../buyers/limits.js';
 import { isBlacklisted } from '../contacts/blacklist.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
 import { timeSortableId } from '../db/ids.js';
-import { keys } from '../db/keys.js';
+import { keys, type Key } from '../db/keys.js';
 import { rollupCellUpdate } from '../db/rollup-update.js';
-import { getRecord, queryAllRecords, type StoredRecord } from '../db/records.js';
+import { getItems, getRecord, queryAllRecords, type StoredRecord } from '../db/records.js';
 import type { EventName } from '../events/event-names.js';
+import { countsEventConsumers, eventConsumerKeys, hasEventConsumers } from '../events/event-consumers.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
 import { normalizeCallerNumber } from '../phone.js';
@@ -24,7 +25,7 @@ import { ValidationError } from '../http/errors.js';
 import { boundData, boundTimeline, dataProblems, type TimelineEntry } from './call-limits.js';
 import { callView } from './call-view.js';
 import { callUuid } from './call-uuid.js';
-import { claimRefusal, createCall, findCallByCarrierId, getCall, saveCall, type CallRecord } from './call-store.js';
+import { callKey, claimRefusal, createCall, findCallByCarrierId, saveCall, storedCall, type CallRecord } from './call-store.js';
 import { cents, decideBuyerConversion, decideOfferConversion, type OfferConversionRule } from './conversions.js';
 import { rollupChanges, type CallFigures } from './rollups.js';
 import { attemptBuyerFacts, attemptBuyerZone, attemptCarriedBuyer, callCountsChange, countOnBuyer } from './attempt-buyer.js';
@@ -226,6 +227,22 @@ export class UnknownCallError extends Error {
   }
 }
 
+/** A call as read for a change (strongly consistent), and whether its company has event consumers (event-consumers.ts). */
+export interface CallForChange {
+  call: CallRecord;
+  consumers: boolean;
+}
+
+/** The call and its company's event consumer counts in one BatchGetItem (strongly consistent); undefined when no such call. */
+async function readCallForChange(companyId: number, callId: number): Promise<CallForChange | undefined> {
+  const key = callKey(companyId, callId);
+  const consumerKeys = eventConsumerKeys(companyId);
+  const items = await getItems([key, ...consumerKeys], { consistent: true });
+  const at = (wanted: Key) => items.find((item) => item.pk === wanted.pk && item.sk === wanted.sk);
+  const item = at(key);
+  return item ? { call: storedCall(item), consumers: countsEventConsumers(consumerKeys.map(at)) } : undefined;
+}
+
 /** Reads a call, lets `change` decide its next state, saves it if nobody else did meanwhile. */
 async function transition<T>(
   companyId: number,
@@ -251,23 +268,25 @@ async function transition<T>(
     claim?: { write: TransactItem; refused: (conflict: boolean) => Promise<void> };
   }>,
   at: Date = clock().now(),
-  /** The call as the caller just read it (consistently): the first try saves reading it again. */
-  first?: CallRecord,
+  /** The call as the caller just read it (consistently, with its company's event consumers): the first try saves reading it again. */
+  first?: CallForChange,
 ): Promise<{ result: T; call: Call; saved: boolean }> {
   let known = first;
   let refusals = 0;
   for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; attempt++) {
-    const stored = known ?? (await getCall(companyId, callId));
+    const read = known ?? (await readCallForChange(companyId, callId));
     known = undefined;
-    if (!stored) throw new UnknownCallError(companyId, callId);
+    if (!read) throw new UnknownCallError(companyId, callId);
+    const stored = read.call;
     const call = structuredClone(stored) as Call;
     const decided = await change(call);
     if (!decided.save) return { result: decided.result, call, saved: false };
     const version = Number(stored.version);
     call.version = version + 1;
     call.updated_at = clock().now().toISOString();
-    // The events go into the outbox in the save's own transaction: they exist exactly when the change does.
-    const { writes, staged } = stageMessages(companyId, callEvents(companyId, decided.events ?? [], call, at), at);
+    // The events go into the outbox in the save's own transaction: they exist exactly when the change
+    // does (when the company has anything that receives them, event-consumers.ts).
+    const { writes, staged } = stageMessages(companyId, callEvents(companyId, read.consumers ? (decided.events ?? []) : [], call, at), at);
     const optional = decided.optional;
     const claim = decided.claim;
     // The claim right after the optional writes, so its cancellation reason has a known place.
@@ -290,7 +309,7 @@ async function transition<T>(
       if (!claim || !refusal) throw error;
       // The claim alone was refused: nothing was written and the call is as read; decide again.
       await claim.refused(refusal === 'conflict');
-      known = stored;
+      known = read;
       // Not a lost save: claimInSave bounds its own tries (and this, a change that made a new one each time).
       if (++refusals <= MAX_CLAIM_REFUSALS) attempt--;
       continue;
@@ -431,13 +450,14 @@ function untouchedCallFields() {
  * before its buyer) for the new choice, written again. `created` false: a retry of this webhook
  * wrote the call first.
  */
-async function writeNewCall(companyId: number, unrouted: Call, claim: { buyerIds: Set<number>; inSave: ClaimInSave } | undefined, at: Date) {
+async function writeNewCall(companyId: number, unrouted: Call, claim: { buyerIds: Set<number>; inSave: ClaimInSave } | undefined, consumers: boolean, at: Date) {
   for (;;) {
     const call = claim ? structuredClone(unrouted) : unrouted;
     const claimed = claim?.inSave.choice();
     if (claim && claimed) recordFirstBuyer(call, claim.buyerIds, claimed, at);
     const onDial = claimed?.buyer && conversionTerms(claimed.buyer.record, at).duration === 0 ? await convertForBuyer(companyId, call, claimed.buyer.record, 0, at) : false;
-    const { writes, staged } = stageMessages(companyId, callEvents(companyId, call.in_progress && call.status !== IVR_STATUS ? ['new_call', 'call_ringing'] : ['new_call'], call, at), at);
+    const names: EventName[] = !consumers ? [] : call.in_progress && call.status !== IVR_STATUS ? ['new_call', 'call_ringing'] : ['new_call'];
+    const { writes, staged } = stageMessages(companyId, callEvents(companyId, names, call, at), at);
     const created = await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, writes, claimed?.write);
     if (typeof created === 'object') await claim!.inSave.refused(created.refused === 'conflict');
     else return { call, claimed, onDial, created, staged };
@@ -527,7 +547,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
       if (agentId === undefined) claim = { buyerIds, inSave: claimInSave(companyId, await started.buyers.load(buyerIds), { now: at, tokens }, serviceRandom) };
     }
   }
-  const { call: written, claimed, onDial, created, staged } = await writeNewCall(companyId, call, claim, at);
+  const { call: written, claimed, onDial, created, staged } = await writeNewCall(companyId, call, claim, started.eventConsumers, at);
   call = written;
   if (!created) {
     // A retry of this webhook got there first (our claim was not written with it): give back what
@@ -747,8 +767,8 @@ export interface CallEnding {
   reason?: string;
   /** The carrier's final CallStatus (busy, no-answer, failed...): how an unanswered outbound call ended. */
   carrierStatus?: string;
-  /** The call as the caller just read it (consistently), so it is not read twice. */
-  call?: CallRecord;
+  /** The call as the caller just read it (consistently, with its company's event consumers), so it is not read twice. */
+  read?: CallForChange;
   /** The company's offer_conversions as the caller read them (beside the call), else read here. */
   offerConversions?: readonly StoredRecord[];
 }
@@ -852,7 +872,7 @@ export async function finishCall(companyId: number, callId: number, ending: Call
           }
         : {}),
     };
-  }, at, ending.call);
+  }, at, ending.read);
   if (!saved) return false;
   countMetric(METRIC.callsEnded);
   return true;
@@ -1006,7 +1026,9 @@ export async function startOutboundCall(companyId: number, outbound: OutboundCal
     version: 0,
   };
   timeline(call, at, 'outbound_dial', { to: outbound.to, from: outbound.from.number, lead_id: outbound.leadId });
-  const { writes, staged } = stageMessages(companyId, callEvents(companyId, ['new_call'], call, at), at);
+  // Nothing was read before: whether anything receives the company's events is read for it (one BatchGetItem).
+  const consumers = await hasEventConsumers(companyId, { consistent: true });
+  const { writes, staged } = stageMessages(companyId, callEvents(companyId, consumers ? ['new_call'] : [], call, at), at);
   if (!(await createCall(companyId, call as CallRecord & { carrier: string; carrier_call_id: string }, writes))) {
     const existing = await findCallByCarrierId(outbound.carrier, outbound.carrierCallId);
     if (existing) return existing.call.id;

@@ -2,6 +2,7 @@ import { callRouterFrom, callRouterKeys } from '../call-config/ivr.js';
 import { inboundConfigFrom, inboundResources, visitorHoldKey, type InboundConfig } from '../call-config/inbound-config.js';
 import { readKeyed, type KeyedRead } from '../call-config/keyed-reads.js';
 import { keys, type Key } from '../db/keys.js';
+import { countsEventConsumers, eventConsumerKeys } from '../events/event-consumers.js';
 import { getItems, withoutKeys, type StoredRecord } from '../db/records.js';
 import { offerLeadOfCaller } from '../leads/lead-calls.js';
 import type { LeadRecord } from '../leads/lead-record.js';
@@ -105,6 +106,8 @@ export interface CallStartReads {
   dialSipHeaders: StoredRecord[];
   /** The offer's selection and buyers as read along its remembered chain (what routing loads from). */
   buyers: StartBuyers;
+  /** Whether anything receives the company's events (shared/events/event-consumers.ts): the call's events are staged only then. */
+  eventConsumers: boolean;
 }
 
 /** The buyers the call may be routed to, as far as the arrival's read holds them. */
@@ -171,7 +174,8 @@ async function readStart(number: NumberRoute, caller: string | null, sipHeaders:
   // A large share of the company's buyers is read as its whole partition, beside the keys (router.ts says why).
   const wholePartition = chain !== undefined && partitionReadFits(companyId, chain.buyerIds.length);
   const buyerKeys = chain && !wholePartition ? [...routingBuyerKeys(companyId, chain.buyerIds), ...buyerCountKeys(companyId, chain.buyerIds.length)] : [];
-  const itemKeys = [...alongside, reservationKey, offerKey, trafficSourceKey, blacklistKey, holdKey, routerKeys.byNumber, routerKeys.byOffer, ...groupKeys, ...buyerKeys].filter((key) => key !== undefined);
+  const consumerKeys = eventConsumerKeys(companyId);
+  const itemKeys = [...alongside, reservationKey, offerKey, trafficSourceKey, blacklistKey, holdKey, routerKeys.byNumber, routerKeys.byOffer, ...groupKeys, ...buyerKeys, ...consumerKeys].filter((key) => key !== undefined);
   const [read, offerLead, partitionBuyers] = await Promise.all([
     readKeyed(companyId, itemKeys, [...inboundResources(sipHeaders), ...DIAL_RESOURCES], earlier?.read),
     earlier && earlier.route.offer_id === number.offer_id ? earlier.offerLead : offerLeadOfCaller(companyId, caller, number.offer_id),
@@ -235,6 +239,7 @@ async function readStart(number: NumberRoute, caller: string | null, sipHeaders:
         recordingRules: read.rows('call_recording_rules'),
         dialSipHeaders: read.rows('sip_headers'),
         buyers,
+        eventConsumers: countsEventConsumers(consumerKeys.map(read.item)),
       };
     },
   };

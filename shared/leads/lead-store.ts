@@ -5,9 +5,10 @@ import { clock } from '../adapters/clock.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
 import { dayOfId } from '../db/day-records.js';
 import { timeOfId, timeSortableId } from '../db/ids.js';
-import { keys, padId } from '../db/keys.js';
-import { getLookup, withoutKeys } from '../db/records.js';
+import { keys, padId, type Key } from '../db/keys.js';
+import { getItems, getLookup, withoutKeys } from '../db/records.js';
 import type { EventName } from '../events/event-names.js';
+import { countsEventConsumers, eventConsumerKeys } from '../events/event-consumers.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
 import { ownerOf, type LeadOwner, type LeadRecord } from './lead-record.js';
@@ -105,6 +106,20 @@ export async function createLead(companyId: number, lead: LeadRecord, alongside:
       throw error;
     }
   }
+}
+
+/**
+ * A lead as read for a change (strongly consistent) and whether its company has event consumers
+ * (shared/events/event-consumers.ts), in one BatchGetItem; undefined when no such lead.
+ */
+async function readLeadForChange(companyId: number, id: number): Promise<{ lead: LeadRecord; consumers: boolean } | undefined> {
+  if (!Number.isSafeInteger(id) || id < 0) return undefined;
+  const key = leadKey(companyId, id);
+  const consumerKeys = eventConsumerKeys(companyId);
+  const items = await getItems([key, ...consumerKeys], { consistent: true });
+  const at = (wanted: Key) => items.find((item) => item.pk === wanted.pk && item.sk === wanted.sk);
+  const item = at(key);
+  return item ? { lead: withoutKeys(item) as LeadRecord, consumers: countsEventConsumers(consumerKeys.map(at)) } : undefined;
 }
 
 export async function getLead(companyId: number, id: number): Promise<LeadRecord | undefined> {
@@ -211,15 +226,17 @@ const MAX_SAVE_ATTEMPTS = 8;
  */
 export async function transitionLead<T>(companyId: number, leadId: number, change: (lead: LeadRecord) => Promise<LeadChange<T>> | LeadChange<T>, at: Date = clock().now()): Promise<{ result: T; lead: LeadRecord; saved: boolean }> {
   for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; attempt++) {
-    const stored = await getLead(companyId, leadId);
-    if (!stored) throw new UnknownLeadError(companyId, leadId);
+    const read = await readLeadForChange(companyId, leadId);
+    if (!read) throw new UnknownLeadError(companyId, leadId);
+    const stored = read.lead;
     const lead = structuredClone(stored);
     const decided = await change(lead);
     if (!decided.save) return { result: decided.result, lead, saved: false };
     const version = Number(stored.version);
     lead.version = version + 1;
     lead.updated_at = at.toISOString();
-    const { writes, staged } = stageMessages(companyId, [...leadEvents(companyId, decided.events ?? [], lead, at), ...(decided.messages ?? [])], at);
+    // Events only when something receives them; the change's other messages always.
+    const { writes, staged } = stageMessages(companyId, [...leadEvents(companyId, read.consumers ? (decided.events ?? []) : [], lead, at), ...(decided.messages ?? [])], at);
     // Reports follow the lead: a status change or conversion moves its counts in the same write.
     const rollups = leadRollupWrites(companyId, leadFigures(stored), leadFigures(lead));
     if (await saveLead(companyId, lead, version, [...(decided.alongside ?? []), ...rollups, ...writes])) {

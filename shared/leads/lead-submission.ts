@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { adjustCall } from '../calls/call-flow.js';
-import { blacklistDelete, blacklistPut, isBlacklisted } from '../contacts/blacklist.js';
+import { blacklistDelete, blacklistPut } from '../contacts/blacklist.js';
 import { dncCheckPut } from '../reporting/dnc-checks.js';
 import type { TransactItem } from '../db/client.js';
 import { findUserToken } from '../db/companies.js';
-import { keys } from '../db/keys.js';
+import { keys, type Key } from '../db/keys.js';
+import { getItems } from '../db/records.js';
+import { countsEventConsumers, eventConsumerKeys } from '../events/event-consumers.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import { numbersOfOffer } from '../numbers/lookup.js';
@@ -133,9 +135,9 @@ async function expireLeads(owner: LeadTokenOwner, leads: readonly LeadRecord[], 
 type DncLog = (lead: LeadRecord) => TransactItem[];
 const NO_DNC_LOG: DncLog = () => [];
 
-async function createFor(owner: LeadTokenOwner, submission: LeadSubmission, numbers: { service?: string; sms?: string }, dncLog: DncLog, now: Date): Promise<LeadRecord> {
+async function createFor(owner: LeadTokenOwner, submission: LeadSubmission, numbers: { service?: string; sms?: string }, dncLog: DncLog, consumers: boolean, now: Date): Promise<LeadRecord> {
   const { lead, decision } = newLead(owner, submission, { id: newLeadId(now), uuid: randomUUID() }, now);
-  const { writes, staged } = stageMessages(owner.companyId, leadEvents(owner.companyId, decision.events, lead, now), now);
+  const { writes, staged } = stageMessages(owner.companyId, leadEvents(owner.companyId, consumers ? decision.events : [], lead, now), now);
   await createLead(owner.companyId, lead, [...leadRollupWrites(owner.companyId, undefined, leadFigures(lead)), ...sideWrites(owner, submission, lead, numbers, now), ...dncLog(lead), ...writes]);
   await publishStaged(staged);
   await afterCommit(decision.step);
@@ -195,7 +197,9 @@ export async function submitLead(params: Record<string, unknown>, now: Date): Pr
   const parsed = validSubmission(params);
   const hintedCaller = hintedCompany === undefined ? undefined : parsed?.caller_id;
   const hintedKey = hintedCompany !== undefined && hintedCaller ? keys.blacklist(hintedCompany, hintedCaller) : undefined;
-  const { owner, also } = await findLeadTokenOwner(params.lead_token, hintedKey ? [hintedKey] : []);
+  // Whether anything receives the company's events (event-consumers.ts), read the same way.
+  const hintedConsumerKeys = hintedCompany !== undefined ? eventConsumerKeys(hintedCompany) : [];
+  const { owner, also } = await findLeadTokenOwner(params.lead_token, [...(hintedKey ? [hintedKey] : []), ...hintedConsumerKeys]);
   if (!owner) throw unknownLeadToken(params.lead_token);
   tokenCompanies.set(owner.leadToken, owner.companyId);
   // Parsed once; invalid fields raise their 422 here, after an unknown token's.
@@ -208,11 +212,20 @@ export async function submitLead(params: Record<string, unknown>, now: Date): Pr
   // (GET /api/v1/dnc_check_logs), in the transaction of the lead the response names (so no write
   // of its own), and a failed read logs nothing rather than fail.
   const dncAnswered = hintedKey !== undefined && hintedCompany === owner.companyId && hintedCaller === submission.caller_id;
-  const [matches, numbers, onDncList] = await Promise.all([
+  // What the token's read did not answer (the caller's blacklist entry, the event consumer
+  // counts) is read beside the contact's Query, in one BatchGetItem.
+  const blacklistKey = !dncAnswered && submission.caller_id ? keys.blacklist(owner.companyId, submission.caller_id) : undefined;
+  const consumerKeys = hintedCompany === owner.companyId ? [] : eventConsumerKeys(owner.companyId);
+  const lateKeys = [...(blacklistKey ? [blacklistKey] : []), ...consumerKeys];
+  const [matches, numbers, late] = await Promise.all([
     leadsOfContact(owner.companyId, contact, owner.owner),
     pickNumbers(owner, submission),
-    dncAnswered ? also.some((item) => item.pk === hintedKey.pk && item.sk === hintedKey.sk) : submission.caller_id ? isBlacklisted(owner.companyId, submission.caller_id).catch(() => undefined) : undefined,
+    // A failed read decides nothing: the check logs nothing, and the events are staged.
+    lateKeys.length ? getItems(lateKeys).catch(() => undefined) : [],
   ]);
+  const found = (key: Key) => [...also, ...(late ?? [])].find((item) => item.pk === key.pk && item.sk === key.sk);
+  const onDncList = dncAnswered ? found(hintedKey) !== undefined : blacklistKey && late ? found(blacklistKey) !== undefined : undefined;
+  const consumers = hintedCompany === owner.companyId ? countsEventConsumers(hintedConsumerKeys.map(found)) : late ? countsEventConsumers(consumerKeys.map(found)) : true;
 
   if (submission.delete_existing) for (const match of matches) await deleteLeadById(owner.companyId, match.id);
   else if (submission.expire_existing) await expireLeads(owner, matches, now);
@@ -230,7 +243,7 @@ export async function submitLead(params: Record<string, unknown>, now: Date): Pr
   const created = !lead;
   if (!lead) {
     if (submission.update_only) throw new HttpError(404, 'No active lead matches', { lead: ['no active lead matches this lead_token and contact; update_only creates none'] });
-    lead = await createFor(owner, submission, numbers, dncLog, now);
+    lead = await createFor(owner, submission, numbers, dncLog, consumers, now);
   }
   const appliedToCallIds = submission.apply_to_calls ? (await Promise.all(updated.map((each) => applyToCalls(owner.companyId, each, submission.tokens, now)))).flat() : undefined;
   return {

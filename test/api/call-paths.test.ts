@@ -9,7 +9,7 @@ import { simulateCall, type BuyerBehaviour, type SimulationResult } from '../../
 import { reserveNumber } from '../../shared/routing/reservations.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
-import { createThrough } from '../fixtures/records.js';
+import { createThrough, receiveEvents } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, eventsOfCall, newCallSid, offerWithBuyers, showBuyer, VOICE_BASE, VOICE_TOKEN } from '../fixtures/voice.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
@@ -36,6 +36,7 @@ interface Setup {
 /** A company with buyers (tier = position, so the first is tried first), an offer and one number. */
 async function setup(buyerFields: Array<Record<string, unknown>>, numberFields: Record<string, unknown> = {}, company?: TestCompany): Promise<Setup> {
   const owner = company ?? (await createTestCompany('paths'));
+  if (!company) await receiveEvents(gateway, owner);
   return { company: owner, ...(await offerWithBuyers(gateway, owner, buyerFields, { buyerNumber, offerName: `Offer ${randomUUID().slice(0, 6)}`, numberFields })) };
 }
 

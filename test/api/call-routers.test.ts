@@ -5,7 +5,7 @@ import { simulateCall, type BuyerBehaviour } from '../../shared/local/call-simul
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { expect404, expect422, recordOf } from '../fixtures/envelope.js';
 import { call, useGateway } from '../fixtures/gateway.js';
-import { createThrough } from '../fixtures/records.js';
+import { createThrough, receiveEvents } from '../fixtures/records.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 import { callFields, carrierPost, eventsOfCall, newCallSid, VOICE_BASE, VOICE_TOKEN, xmlAttribute } from '../fixtures/voice.js';
 
@@ -19,6 +19,7 @@ let phoneSuffix = 0;
 /** Two offers with a buyer each, and the tracking number of the first. */
 async function world() {
   const company = await createTestCompany('ivr');
+  await receiveEvents(gateway, company);
   const base = 3000 + (phoneSuffix++ % 900) * 2;
   const buyerA = await createThrough(gateway, company, '/api/v1/buyers', { name: 'Sales', number: `+1212555${base}` });
   const buyerB = await createThrough(gateway, company, '/api/v1/buyers', { name: 'Support', number: `+1212555${base + 1}`, record_token_filter_list: 'plan:gold' });

@@ -1,16 +1,14 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.js';
-import { setEventQueue } from '../../shared/adapters/index.js';
-import type { EventQueueMessage } from '../../shared/ports/events.js';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
 import { midDayTomorrow, pinClock, usePinnedClock } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { useDynamoRequests, type LoggedRequest } from '../fixtures/dynamo-requests.js';
 import { call, useGateway } from '../fixtures/gateway.js';
-import { workOf } from '../fixtures/queue-messages.js';
-import { createThrough } from '../fixtures/records.js';
+import { useRecordedEventQueue, workOf } from '../fixtures/queue-messages.js';
+import { createThrough, receiveEvents } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, newCallSid, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
 
 /**
@@ -26,17 +24,7 @@ const gateway = useGateway();
 const log = useDynamoRequests();
 usePinnedClock(midDayTomorrow);
 
-// The event queue is SQS in AWS, not DynamoDB (locally it would be the table): a recorder here, as in bench:call.
-const sent: EventQueueMessage[] = [];
-beforeAll(() =>
-  setEventQueue({
-    send: async (messages) => {
-      sent.push(...messages);
-    },
-    retryLater: async () => undefined,
-  }),
-);
-afterAll(() => setEventQueue());
+const sent = useRecordedEventQueue();
 
 const CALLER = '+14155552671';
 const READS = new Set(['GetItemCommand', 'BatchGetItemCommand']);
@@ -84,6 +72,8 @@ async function measured(url: string, fields: Record<string, string>) {
 describe('an answered call\'s webhooks after incoming stay within their DynamoDB request budgets', () => {
   it('dial_status, dial_action and status: requests, steps, no item read twice, and the counts they keep', async () => {
     const { company, buyerId, number } = await setup();
+    // With a subscription the call's events are staged (without one, event-consumers.test.ts).
+    await receiveEvents(gateway, company);
     const sid = newCallSid();
     const fields = callFields(sid, CALLER, number);
     const incoming = await carrierPost(gateway, `${VOICE_BASE}/incoming`, { ...fields, CallStatus: 'ringing' });
@@ -92,20 +82,21 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
     const buyersPartition = `C#${company.id}#buyers`;
     const buyerReads = (keys: string[]) => keys.filter((key) => key.startsWith(`${buyersPartition} / `));
 
-    // dial_status: the call's read, its versioned save with the event and the connection's
-    // counter update in one transaction (no read of the buyer or its counters); the delivery
-    // function clears the outbox item.
+    // dial_status: the call's read (beside the company's event consumer counts), its versioned
+    // save with the event and the connection's counter update in one transaction (no read of the
+    // buyer or its counters); the delivery function clears the outbox item.
     const answered = await measured(dial.statusCallback!, { ...fields, CallStatus: 'in-progress' });
-    expect(answered.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(answered.commands).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
     expect(answered.steps).toBe(2);
     expect(buyerReads(answered.readKeys)).toEqual([]);
     expect(new Set(answered.readKeys).size).toBe(answered.readKeys.length);
 
-    // dial_action: the call read (terms without a duplicate timeframe need no history), then one
-    // transaction: the call saved, the counter update (release, conversion), the duplicate history's Put.
+    // dial_action: the call read with the consumer counts (terms without a duplicate timeframe need
+    // no history), then one transaction: the call saved, the counter update (release, conversion),
+    // the duplicate history's Put.
     const ended = await measured(dial.action, { ...fields, DialCallStatus: 'completed', DialCallDuration: '30' });
     expect(ended.reply.text).toContain('<Hangup/>');
-    expect(ended.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(ended.commands).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
     expect(ended.steps).toBe(2);
     expect(buyerReads(ended.readKeys)).toEqual([]);
     expect(new Set(ended.readKeys).size).toBe(ended.readKeys.length);
@@ -194,6 +185,8 @@ describe('an answered call\'s webhooks after incoming stay within their DynamoDB
     // The blind updates assume the claim's periods: a new hour fails their condition (dial_status's
     // cancels its transaction, saved again without it); the item is read and the change re-decided.
     const { company, buyerId, number } = await setup();
+    // With a subscription the call's events are staged (without one, event-consumers.test.ts).
+    await receiveEvents(gateway, company);
     const sid = newCallSid();
     const fields = callFields(sid, CALLER, number);
     const incoming = await carrierPost(gateway, `${VOICE_BASE}/incoming`, { ...fields, CallStatus: 'ringing' });

@@ -4,7 +4,7 @@ import { getCall } from '../../shared/calls/call-store.js';
 import { simulateCall, type BuyerBehaviour } from '../../shared/local/call-simulator.js';
 import { createTestCompany } from '../fixtures/company.js';
 import { call as httpCall, useGateway } from '../fixtures/gateway.js';
-import { createThrough } from '../fixtures/records.js';
+import { createThrough, receiveEvents } from '../fixtures/records.js';
 import { eventsOfCall, offerWithBuyers } from '../fixtures/voice.js';
 
 const gateway = useGateway();
@@ -13,6 +13,7 @@ const TOKEN = process.env.TWILIO_AUTH_TOKEN!;
 
 async function setup(buyerFields: Record<string, unknown>[]) {
   const company = await createTestCompany('calls');
+  await receiveEvents(gateway, company);
   return { company, ...(await offerWithBuyers(gateway, company, buyerFields, { buyerNumber: (index) => `+1212555${String(1000 + index)}` })) };
 }
 

@@ -5,7 +5,7 @@ import { midDayTomorrow, pinClock, usePinnedClock } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { asCompany, eventsOfLead, pendingOf, submitted } from '../fixtures/leads.js';
-import { createThrough } from '../fixtures/records.js';
+import { createThrough, receiveEvents } from '../fixtures/records.js';
 
 const gateway = useGateway();
 usePinnedClock(midDayTomorrow);
@@ -15,6 +15,7 @@ const newCaller = () => `+1415558${String(1000 + ++callers)}`;
 
 async function world() {
   const company = await createTestCompany('leads-api');
+  await receiveEvents(gateway, company, 'new_lead');
   const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Offer A' });
   const schedule = await createThrough(gateway, company, '/api/v1/schedules', { name: 'Plan', offer_id: offer.id });
   return { company, offer, schedule };

@@ -5,7 +5,7 @@ import { simulateCall, type BuyerBehaviour } from '../../shared/local/call-simul
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { useGateway } from '../fixtures/gateway.js';
 import { asCompany, eventsOfLead, submitted } from '../fixtures/leads.js';
-import { createThrough } from '../fixtures/records.js';
+import { createThrough, receiveEvents } from '../fixtures/records.js';
 import { VOICE_TOKEN } from '../fixtures/voice.js';
 
 /**
@@ -21,6 +21,7 @@ const ANSWER_AND_TALK: BuyerBehaviour[] = [{ answer: true, answerAfter: 2, talk:
 
 async function setup(): Promise<{ company: TestCompany; gold: Record<string, any>; anyone: Record<string, any>; offer: Record<string, any>; number: string }> {
   const company = await createTestCompany('leads-calls');
+  await receiveEvents(gateway, company, 'new_lead');
   // The gold buyer comes first but takes only callers whose tokens say plan:gold.
   const gold = await createThrough(gateway, company, '/api/v1/buyers', { name: 'Gold', number: '+12125559001', tier: 0, record_token_filter_list: ['plan:gold'], current_conversion_revenue: 40, current_conversion_duration: 60 });
   const anyone = await createThrough(gateway, company, '/api/v1/buyers', { name: 'Anyone', number: '+12125559002', tier: 1, current_conversion_revenue: 10, current_conversion_duration: 60 });

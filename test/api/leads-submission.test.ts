@@ -6,7 +6,7 @@ import { midDayTomorrow, usePinnedClock } from '../fixtures/clock.js';
 import { createTestCompany, createTestUser } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { asCompany, eventsOfLead, offerWithToken, pendingOf, submitLead, submitted } from '../fixtures/leads.js';
-import { createThrough } from '../fixtures/records.js';
+import { createThrough, receiveEvents } from '../fixtures/records.js';
 
 const gateway = useGateway();
 usePinnedClock(midDayTomorrow);
@@ -16,6 +16,7 @@ const newCaller = () => `+1415556${String(1000 + ++callers)}`;
 
 async function offerSetup() {
   const company = await createTestCompany('leads-submit');
+  await receiveEvents(gateway, company, 'new_lead');
   const offer = await offerWithToken(gateway, company);
   return { company, offer, token: offer.lead_token as string };
 }
@@ -161,6 +162,7 @@ describe('POST /api/v1/leads: update or create', () => {
 describe('POST /api/v1/leads: schedule leads', () => {
   async function scheduleSetup(fields: Record<string, unknown> = {}) {
     const company = await createTestCompany('leads-schedule');
+    await receiveEvents(gateway, company, 'new_lead');
     const offer = await offerWithToken(gateway, company);
     const schedule = await createThrough(gateway, company, '/api/v1/schedules', { name: 'Follow-up', offer_id: offer.id, hours_to_expire: 48, max_contact_attempts: 3, time_zone: 'America/New_York', ...fields });
     return { company, offer, schedule, token: schedule.lead_token as string };

@@ -5,7 +5,7 @@ import { MAX_TALK_SECONDS, STALE_AFTER_SECONDS } from '../../shared/calls/stale-
 import { allCompanyIds } from '../../shared/db/companies.js';
 import { createTestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
-import { createThrough } from '../fixtures/records.js';
+import { createThrough, receiveEvents } from '../fixtures/records.js';
 import { callFields, carrierPost, dialOf, eventsOfCall, idsOf, newCallSid, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
 
 // Numbers are unique across the deployment: this file buys from a range no other file uses.
@@ -19,6 +19,7 @@ const at = (iso: string, seconds: number) => new Date(Date.parse(iso) + seconds 
 describe('the stale-call sweeper', () => {
   it('ends a call whose final callback was lost as that callback would have, frees the buyer, and runs once', async () => {
     const company = await createTestCompany('sweeper');
+    await receiveEvents(gateway, company);
     const buyer = await createThrough(gateway, company, '/api/v1/buyers', { name: 'Capped', number: BUYER_NUMBER, concurrency_cap_limit: 1 });
     const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Offer', buyer_ids: [buyer.id] });
     const number = (await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id })).number as string;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findCallByCarrierId, getCall } from '../../shared/calls/call-store.js';
 import { twilioSignature } from '../../shared/voice/twilio-signature.js';
+import { receiveEvents } from '../fixtures/records.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { useGateway } from '../fixtures/gateway.js';
 import { callFields, carrierPost, dialOf, eventsOfCall, newCallSid, offerWithBuyers, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
@@ -19,6 +20,7 @@ const EMPTY = `${XML}<Response/>`;
 
 async function setup(buyerFields: Array<Record<string, unknown>>): Promise<{ company: TestCompany; buyers: Array<Record<string, any>>; number: string }> {
   const company = await createTestCompany('twiml');
+  await receiveEvents(gateway, company);
   return { company, ...(await offerWithBuyers(gateway, company, buyerFields)) };
 }
 
