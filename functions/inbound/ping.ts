@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { agentPingAnswer } from '../../shared/agents/availability.js';
-import { putDayRecord } from '../../shared/db/day-records.js';
+import { deleteDayRecord, putDayRecord } from '../../shared/db/day-records.js';
 import { timeSortableId } from '../../shared/db/ids.js';
 import { getRecord } from '../../shared/db/records.js';
 import type { Operation, OperationRequest } from '../../shared/http/request.js';
 import { normalizeCallerNumber } from '../../shared/phone.js';
 import { serviceRandom } from '../../shared/routing/random.js';
-import { takeRateLimits, type RateCheck } from '../../shared/routing/rate-limits.js';
+import { takeRateLimits, takeRateLimitsBeside, type RateCheck } from '../../shared/routing/rate-limits.js';
 import { routeBuyers } from '../../shared/routing/route-buyers.js';
 import { readForPing } from '../../shared/routing/ping-reads.js';
 import { checkUserToken, inboundResponse, InboundError, tokensOf } from '../../shared/routing/inbound.js';
@@ -145,10 +145,9 @@ export const ping: Operation = async (request) => {
     test_mode: webhook.test_mode === true,
   };
   // Decided and bounded: only now is the request counted against its rate limits (a refused or
-  // invalid ping uses up no slot), then its log entry written.
-  const limited = await takeRateLimits(companyId, rateChecks(webhook, trafficSourceId), now);
-  if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
-  await putDayRecord(companyId, 'inbound_webhook_logs', {
+  // invalid ping uses up no slot), its log entry written in the same step (a refused ping's is
+  // taken back: shared/routing/rate-limits.ts, takeRateLimitsBeside).
+  const logEntry = {
     id,
     uuid: randomUUID(),
     created_at: now.toISOString(),
@@ -173,6 +172,14 @@ export const ping: Operation = async (request) => {
     test_mode: webhook.test_mode === true,
     duration_ms: Math.round(performance.now() - started),
     expires_at: inboundLogExpiry(now),
-  });
+  };
+  const limited = await takeRateLimitsBeside(
+    companyId,
+    rateChecks(webhook, trafficSourceId),
+    now,
+    () => putDayRecord(companyId, 'inbound_webhook_logs', logEntry),
+    () => deleteDayRecord(companyId, 'inbound_webhook_logs', id),
+  );
+  if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
   return { kind: 'raw', response: inboundResponse(200, body) };
 };

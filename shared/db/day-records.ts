@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.js';
 import { ID_EPOCH_MS, timeOfId } from './ids.js';
 import { keys, padId } from './keys.js';
@@ -45,6 +45,11 @@ export function dayRecordPut(companyId: number, resource: string, record: Stored
 
 export async function putDayRecord(companyId: number, resource: string, record: StoredRecord): Promise<void> {
   await db.send(new PutCommand(dayRecordPut(companyId, resource, record)));
+}
+
+/** Deletes a record of a day-partitioned resource by id (nothing when it is not there). */
+export async function deleteDayRecord(companyId: number, resource: string, id: number): Promise<void> {
+  await db.send(new DeleteCommand({ TableName: tableName, Key: { pk: keys.dayPartition(companyId, resource, dayOfId(id)), sk: padId(id) } }));
 }
 
 export async function getDayRecord(companyId: number, resource: string, id: number): Promise<StoredRecord | undefined> {

@@ -7,8 +7,14 @@ import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
+import { useDynamoRequests } from '../fixtures/dynamo-requests.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../shared/db/client.js';
+import { keys } from '../../shared/db/keys.js';
+import { rateWindow } from '../../shared/routing/rate-limits.js';
 
 const gateway = useGateway();
+const log = useDynamoRequests();
 // Counters, caps and rate limits are per minute, hour and UTC day: pinned mid-day, mid-minute so
 // the file passes at any hour.
 usePinnedClockForAll(midDayTomorrow);
@@ -28,6 +34,13 @@ async function setup(webhookFields: Record<string, unknown> = {}, buyerFields: A
   const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Offer', buyer_ids: buyers.map((b) => b.id) });
   const webhook = await createThrough(gateway, company, '/api/v1/inbound_webhooks', { vanity_uri: vanity(), offer_id: offer.id, ...webhookFields });
   return { company, buyers, offer, webhook };
+}
+
+/** The webhook's log entries, newest first. */
+async function logsOf(company: TestCompany, webhookId: number): Promise<Array<Record<string, unknown>>> {
+  const reply = await call(gateway, { path: `/api/v1/inbound_webhook_logs?inbound_webhook_id=${webhookId}&per_page=100`, authorization: company.authorization });
+  expect(reply.status, reply.text).toBe(200);
+  return reply.body.inbound_webhook_logs;
 }
 
 function ping(vanityUri: string, query = '', init: { method?: string; json?: unknown; form?: string } = {}) {
@@ -171,11 +184,37 @@ describe('POST /api/v1/inbound_webhooks/ping/:vanity_uri', () => {
     expect((await ping(webhook.vanity_uri)).status).toBe(429);
   });
 
-  it('holds rate limits under concurrent pings', async () => {
-    const { webhook } = await setup({ rate_limit_per_hour: 5 });
+  it('holds rate limits under concurrent pings, and logs only the pings it answered', async () => {
+    const { company, webhook } = await setup({ rate_limit_per_hour: 5 });
     const replies = await Promise.all(Array.from({ length: 20 }, () => ping(webhook.vanity_uri)));
     expect(replies.filter((reply) => reply.status === 200)).toHaveLength(5);
     expect(replies.filter((reply) => reply.status === 429)).toHaveLength(15);
+    expect(await logsOf(company, webhook.id)).toHaveLength(5);
+  });
+
+  it('counts a ping against its rate limits in the step that writes its log entry, and keeps no entry of a refused one', async () => {
+    const { company, webhook } = await setup({ rate_limit_per_minute: 10 });
+    const commandsBySteps = () => {
+      const writes = log.requests.filter((request) => ['UpdateItemCommand', 'PutItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand'].includes(request.command));
+      return [...new Set(writes.map((request) => request.step))].map((step) => writes.filter((request) => request.step === step).map((request) => request.command).sort());
+    };
+    log.reset();
+    expect((await ping(webhook.vanity_uri)).status).toBe(200);
+    // Far from the limit: the count's update and the log's put side by side, one step.
+    expect(commandsBySteps()).toEqual([['PutItemCommand', 'UpdateItemCommand']]);
+
+    // Other instances use up the minute: this one still takes it for far from the limit, so the
+    // refused ping's entry is written beside the refused count, then taken back.
+    const window = rateWindow(clock().now(), 'minute');
+    await db.send(new UpdateCommand({ TableName: tableName, Key: keys.rateCounter(company.id, `webhook#${webhook.id}`, window.key), UpdateExpression: 'SET #c = :full', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':full': 10 } }));
+    log.reset();
+    expect((await ping(webhook.vanity_uri)).status).toBe(429);
+    expect(commandsBySteps()).toEqual([['PutItemCommand', 'UpdateItemCommand'], ['DeleteItemCommand']]);
+    // Now it knows the limit is used up: the count first, and no write of an entry at all.
+    log.reset();
+    expect((await ping(webhook.vanity_uri)).status).toBe(429);
+    expect(commandsBySteps()).toEqual([['UpdateItemCommand']]);
+    expect(await logsOf(company, webhook.id)).toHaveLength(1);
   });
 
   it('keeps the concurrency buffer free on pings', async () => {
