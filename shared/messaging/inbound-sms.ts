@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../http/errors.js';
 import type { Params } from '../http/request.js';
 import { nextId, createRecord, type StoredRecord } from '../db/records.js';
+import { hasEventConsumers, messagesToStage } from '../events/event-consumers.js';
 import { stageMessages, publishStaged } from '../events/outbox.js';
 import { findNumber } from '../numbers/lookup.js';
 import { normalizeCallerNumber } from '../phone.js';
@@ -69,7 +70,8 @@ export type InboundSmsOutcome = 'stored' | 'duplicate' | 'unknown_number';
 /**
  * Stores a text to a tracking number with its event, once per carrier message: a retried webhook
  * (same MessageSid) finds the global lookup taken and stores nothing. One GetItem (the number),
- * then one transaction (record, lookup, count, outbox item).
+ * the id's UpdateItem beside the event consumer counts' BatchGetItem, then one transaction
+ * (record, lookup, count, and the outbox item when the company has event consumers).
  */
 export async function receiveInboundSms(sms: InboundSms, now: Date): Promise<{ outcome: InboundSmsOutcome; companyId?: number; id?: number }> {
   const number = await findNumber(sms.to.trim());
@@ -78,9 +80,11 @@ export async function receiveInboundSms(sms: InboundSms, now: Date): Promise<{ o
   const caller = normalizeCallerNumber(sms.from) ?? null;
   const keyword = optOutKeyword(sms.body);
   const at = now.toISOString();
+  // The record's id, and beside it whether anything receives the company's events (event-consumers.ts).
+  const [id, consumers] = await Promise.all([nextId(companyId, incomingTextMessages.name), hasEventConsumers(companyId)]);
   const record: StoredRecord = {
     company_id: companyId,
-    id: await nextId(companyId, incomingTextMessages.name),
+    id,
     uuid: randomUUID(),
     created_at: at,
     updated_at: at,
@@ -107,7 +111,7 @@ export async function receiveInboundSms(sms: InboundSms, now: Date): Promise<{ o
     companyId,
     event: { id: eventId, name: 'incoming_text_message', companyId, occurredAt: at, data: serializeRecord(incomingTextMessages, record) },
   };
-  const { writes, staged } = stageMessages(companyId, [message], now);
+  const { writes, staged } = stageMessages(companyId, messagesToStage([message], consumers), now);
   try {
     await createRecord(companyId, incomingTextMessages.name, record, lookupsOf(incomingTextMessages, companyId, record), writes);
   } catch (error) {

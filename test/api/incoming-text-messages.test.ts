@@ -9,7 +9,7 @@ import { midDayTomorrow, usePinnedClock } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { deliverQueued, useReceiver } from '../fixtures/events.js';
 import { call, useGateway } from '../fixtures/gateway.js';
-import { createThrough } from '../fixtures/records.js';
+import { createThrough, receiveEvents } from '../fixtures/records.js';
 import { queuedEvents, VOICE_TOKEN } from '../fixtures/voice.js';
 
 /**
@@ -94,6 +94,7 @@ describe('an inbound text to a tracking number', () => {
 
   it('is stored once when the carrier retries the webhook (same MessageSid)', async () => {
     const { company, number } = await setup('texts-retry');
+    await receiveEvents(gateway, company, 'incoming_text_message');
     const messageSid = newMessageSid();
     for (let attempt = 0; attempt < 3; attempt++) expect((await text({ to: number, body: 'hello', messageSid })).status).toBe(200);
     const listed = await list(company);
@@ -102,6 +103,14 @@ describe('an inbound text to a tracking number', () => {
     // One event: the retries' transactions were refused before staging anything.
     const events = (await queuedEvents()).filter((event) => event.name === 'incoming_text_message' && event.companyId === company.id);
     expect(events.map((event) => event.data.carrier_message_id)).toEqual([messageSid]);
+  });
+
+  it('is stored without an event where nothing receives the company\'s events (no subscription, no outgoing webhook)', async () => {
+    const { company, number } = await setup('texts-unwatched');
+    const messageSid = newMessageSid();
+    expect((await text({ to: number, body: 'quiet', messageSid })).status).toBe(200);
+    expect((await list(company)).incoming_text_messages.map((row: any) => row.carrier_message_id)).toEqual([messageSid]);
+    expect((await queuedEvents()).filter((event) => event.companyId === company.id)).toEqual([]);
   });
 
   it('stores nothing for an unknown number or a bad signature, answering the carrier neutrally', async () => {
