@@ -8,11 +8,11 @@ import { buyerTimeZone } from '../buyers/limits.js';
 import { isBlacklisted } from '../contacts/blacklist.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
 import { timeSortableId } from '../db/ids.js';
-import { keys, type Key } from '../db/keys.js';
+import { keys } from '../db/keys.js';
 import { rollupCellUpdate } from '../db/rollup-update.js';
-import { getItems, getRecord, queryAllRecords, type StoredRecord } from '../db/records.js';
+import { getRecord, queryAllRecords, type StoredRecord } from '../db/records.js';
 import type { EventName } from '../events/event-names.js';
-import { countsEventConsumers, eventConsumerKeys, hasEventConsumers } from '../events/event-consumers.js';
+import { hasEventConsumers, readWithEventConsumers } from '../events/event-consumers.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
 import { normalizeCallerNumber } from '../phone.js';
@@ -235,12 +235,8 @@ export interface CallForChange {
 
 /** The call and its company's event consumer counts in one BatchGetItem (strongly consistent); undefined when no such call. */
 async function readCallForChange(companyId: number, callId: number): Promise<CallForChange | undefined> {
-  const key = callKey(companyId, callId);
-  const consumerKeys = eventConsumerKeys(companyId);
-  const items = await getItems([key, ...consumerKeys], { consistent: true });
-  const at = (wanted: Key) => items.find((item) => item.pk === wanted.pk && item.sk === wanted.sk);
-  const item = at(key);
-  return item ? { call: storedCall(item), consumers: countsEventConsumers(consumerKeys.map(at)) } : undefined;
+  const { item, consumers } = await readWithEventConsumers(companyId, callKey(companyId, callId));
+  return item ? { call: storedCall(item), consumers } : undefined;
 }
 
 /** Reads a call, lets `change` decide its next state, saves it if nobody else did meanwhile. */

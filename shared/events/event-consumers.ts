@@ -24,6 +24,17 @@ export function countsEventConsumers(items: ReadonlyArray<Record<string, unknown
   return items.some((item) => Number(item?.count ?? 0) > 0);
 }
 
+/**
+ * The item at `key` (a record a change is about to decide from) and whether its company has event
+ * consumers, in one BatchGetItem, strongly consistent; `item` undefined when absent.
+ */
+export async function readWithEventConsumers(companyId: number, key: Key): Promise<{ item: Record<string, unknown> | undefined; consumers: boolean }> {
+  const consumerKeys = eventConsumerKeys(companyId);
+  const items = await getItems([key, ...consumerKeys], { consistent: true });
+  const at = (wanted: Key) => items.find((item) => item.pk === wanted.pk && item.sk === wanted.sk);
+  return { item: at(key), consumers: countsEventConsumers(consumerKeys.map(at)) };
+}
+
 /** Reads whether the company has event consumers, for a change that reads nothing else first (one BatchGetItem). */
 export async function hasEventConsumers(companyId: number, options: { consistent?: boolean } = {}): Promise<boolean> {
   return countsEventConsumers(await getItems(eventConsumerKeys(companyId), options));

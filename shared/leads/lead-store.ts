@@ -5,10 +5,10 @@ import { clock } from '../adapters/clock.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
 import { dayOfId } from '../db/day-records.js';
 import { timeOfId, timeSortableId } from '../db/ids.js';
-import { keys, padId, type Key } from '../db/keys.js';
-import { getItems, getLookup, withoutKeys } from '../db/records.js';
+import { keys, padId } from '../db/keys.js';
+import { getLookup, withoutKeys } from '../db/records.js';
 import type { EventName } from '../events/event-names.js';
-import { countsEventConsumers, eventConsumerKeys } from '../events/event-consumers.js';
+import { readWithEventConsumers } from '../events/event-consumers.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import type { QueueMessage } from '../ports/events.js';
 import { ownerOf, type LeadOwner, type LeadRecord } from './lead-record.js';
@@ -114,12 +114,8 @@ export async function createLead(companyId: number, lead: LeadRecord, alongside:
  */
 async function readLeadForChange(companyId: number, id: number): Promise<{ lead: LeadRecord; consumers: boolean } | undefined> {
   if (!Number.isSafeInteger(id) || id < 0) return undefined;
-  const key = leadKey(companyId, id);
-  const consumerKeys = eventConsumerKeys(companyId);
-  const items = await getItems([key, ...consumerKeys], { consistent: true });
-  const at = (wanted: Key) => items.find((item) => item.pk === wanted.pk && item.sk === wanted.sk);
-  const item = at(key);
-  return item ? { lead: withoutKeys(item) as LeadRecord, consumers: countsEventConsumers(consumerKeys.map(at)) } : undefined;
+  const { item, consumers } = await readWithEventConsumers(companyId, leadKey(companyId, id));
+  return item ? { lead: withoutKeys(item) as LeadRecord, consumers } : undefined;
 }
 
 export async function getLead(companyId: number, id: number): Promise<LeadRecord | undefined> {
