@@ -83,18 +83,28 @@ export async function takeRateLimits(companyId: number, checks: readonly RateChe
       return check;
     }
   }
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: active.map((check) => ({ Update: counterUpdate(companyId, check, now) })) }));
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const reasons = error.CancellationReasons ?? [];
-    const failed = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-    if (failed < 0) throw error;
-    noteNear(companyId, active[failed]!, now);
-    return active[failed];
+  // Concurrent requests of one webhook count on the same items: DynamoDB cancels a transaction
+  // that meets another on them (TransactionConflict), having written nothing; it is tried again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: active.map((check) => ({ Update: counterUpdate(companyId, check, now) })) }));
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const failed = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+      if (failed >= 0) {
+        noteNear(companyId, active[failed]!, now);
+        return active[failed];
+      }
+      if (attempt >= CONFLICT_ATTEMPTS || !reasons.some((reason) => reason.Code === 'TransactionConflict')) throw error;
+      await new Promise((done) => setTimeout(done, Math.random() * 10 * 2 ** attempt));
+    }
   }
 }
+
+/** Tries of a rate-limit transaction that keeps meeting others (about 1.3 s of jittered waits at most). */
+const CONFLICT_ATTEMPTS = 7;
 
 /**
  * takeRateLimits with the request's own write (its log entry): both in one step, unless this

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { reserveAttempt } from '../fixtures/counters.js';
 import { createRecord, nextId } from '../../shared/db/records.js';
 import { createTestCompany, createTestUser, type TestCompany } from '../fixtures/company.js';
@@ -8,7 +8,8 @@ import { createThrough } from '../fixtures/records.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 import { useDynamoRequests } from '../fixtures/dynamo-requests.js';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
 import { rateWindow } from '../../shared/routing/rate-limits.js';
@@ -190,6 +191,36 @@ describe('POST /api/v1/inbound_webhooks/ping/:vanity_uri', () => {
     expect(replies.filter((reply) => reply.status === 200)).toHaveLength(5);
     expect(replies.filter((reply) => reply.status === 429)).toHaveLength(15);
     expect(await logsOf(company, webhook.id)).toHaveLength(5);
+  });
+
+  it('holds several rate limits under concurrent pings (one transaction each, retried when they meet)', async () => {
+    const { company, webhook } = await setup({ rate_limit_per_hour: 5, rate_limit_per_day: 100 });
+    const replies = await Promise.all(Array.from({ length: 20 }, () => ping(webhook.vanity_uri)));
+    expect(replies.map((reply) => reply.status).sort()).toEqual([...Array(5).fill(200), ...Array(15).fill(429)]);
+    expect(await logsOf(company, webhook.id)).toHaveLength(5);
+  });
+
+  it('tries a rate-limit transaction again when it met another request\'s (TransactionConflict), counting the ping once', async () => {
+    const { company, webhook } = await setup({ rate_limit_per_hour: 5, rate_limit_per_day: 100 });
+    const send = db.send.bind(db);
+    let conflicts = 0;
+    const spy = vi.spyOn(db, 'send').mockImplementation((async (command: unknown) => {
+      if (command instanceof TransactWriteCommand && conflicts < 2 && JSON.stringify(command.input).includes('#rate#')) {
+        conflicts += 1;
+        throw new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }] });
+      }
+      return send(command as never);
+    }) as typeof db.send);
+    try {
+      expect((await ping(webhook.vanity_uri)).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(conflicts).toBe(2);
+    expect(await logsOf(company, webhook.id)).toHaveLength(1);
+    // Counted once: four more fit the hour's 5, the sixth does not.
+    for (let index = 0; index < 4; index++) expect((await ping(webhook.vanity_uri)).status).toBe(200);
+    expect((await ping(webhook.vanity_uri)).status).toBe(429);
   });
 
   it('counts a ping against its rate limits in the step that writes its log entry, and keeps no entry of a refused one', async () => {
