@@ -1,6 +1,6 @@
 import { callsOfCaller, CALLS, liveCalls, storedCall, type CallRecord } from '../../shared/calls/call-store.js';
 import { callView } from '../../shared/calls/call-view.js';
-import { dayOfId, firstIdAt, lastIdAt, queryDayRecords } from '../../shared/db/day-records.js';
+import { dayOfId, dayRecordKey, firstIdAt, lastIdAt, queryDayRecords } from '../../shared/db/day-records.js';
 import { timeOfId } from '../../shared/db/ids.js';
 import { keys, padId } from '../../shared/db/keys.js';
 import { getItems } from '../../shared/db/records.js';
@@ -84,7 +84,7 @@ export function callsInProgress(read: CallRead): Promise<CallRecord[]> {
 /** Calls named by id (BatchGetItem: the day is in the id), newest first. */
 export async function callsById(ids: readonly number[], read: CallRead): Promise<CallRecord[]> {
   const wanted = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && (read.beforeId === undefined || id < read.beforeId));
-  const items = await getItems(wanted.map((id) => ({ pk: keys.dayPartition(read.companyId, CALLS, dayOfId(id)), sk: padId(id) })));
+  const items = await getItems(wanted.map((id) => dayRecordKey(read.companyId, CALLS, id)));
   return items
     .map(storedCall)
     .filter((call) => {

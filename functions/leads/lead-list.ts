@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { dayOfId, queryDayRecords } from '../../shared/db/day-records.js';
+import { dayOfId, dayRecordKey, queryDayRecords } from '../../shared/db/day-records.js';
 import { ID_EPOCH_MS, timeOfId } from '../../shared/db/ids.js';
 import { keys, padId } from '../../shared/db/keys.js';
 import { getItems, withoutKeys } from '../../shared/db/records.js';
@@ -88,7 +88,7 @@ async function rollupTotal(companyId: number, params: LeadListParams, window: { 
 }
 
 async function leadsById(companyId: number, ids: readonly number[]): Promise<LeadRecord[]> {
-  const items = await getItems([...new Set(ids)].map((id) => ({ pk: keys.dayPartition(companyId, LEADS, dayOfId(id)), sk: padId(id) })));
+  const items = await getItems([...new Set(ids)].map((id) => dayRecordKey(companyId, LEADS, id)));
   return items.map((item) => withoutKeys(item) as LeadRecord);
 }
 

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, type TransactItem } from '../db/client.js';
-import { dayOfId } from '../db/day-records.js';
+import { dayOfId, dayRecordKey } from '../db/day-records.js';
 import { timeOfId, timeSortableId } from '../db/ids.js';
 import { keys, padId } from '../db/keys.js';
 import { getItems, getLookup, withoutKeys, type StoredRecord } from '../db/records.js';
@@ -28,7 +28,7 @@ export type CallRecord = StoredRecord & {
 };
 
 export function callKey(companyId: number, id: number) {
-  return { pk: keys.dayPartition(companyId, CALLS, dayOfId(id)), sk: padId(id) };
+  return dayRecordKey(companyId, CALLS, id);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.js';
 import { ID_EPOCH_MS, timeOfId } from './ids.js';
-import { keys, padId } from './keys.js';
+import { keys, padId, type Key } from './keys.js';
 import { withoutKeys, type StoredRecord } from './records.js';
 
 /**
@@ -34,11 +34,16 @@ export function lastIdAt(ms: number): number {
   return Math.min((Math.floor(ms) - ID_EPOCH_MS) * IDS_PER_MS + IDS_PER_MS - 1, Number.MAX_SAFE_INTEGER);
 }
 
+/** The key of a record of a day-partitioned resource: its day's partition (from the id), the padded id. */
+export function dayRecordKey(companyId: number, resource: string, id: number): Key {
+  return { pk: keys.dayPartition(companyId, resource, dayOfId(id)), sk: padId(id) };
+}
+
 /** The Put of a new day record, for a transaction that writes it with other items. */
 export function dayRecordPut(companyId: number, resource: string, record: StoredRecord) {
   return {
     TableName: tableName,
-    Item: { pk: keys.dayPartition(companyId, resource, dayOfId(record.id)), sk: padId(record.id), company_id: companyId, ...record },
+    Item: { ...dayRecordKey(companyId, resource, record.id), company_id: companyId, ...record },
     ConditionExpression: 'attribute_not_exists(pk)',
   };
 }
@@ -49,11 +54,11 @@ export async function putDayRecord(companyId: number, resource: string, record: 
 
 /** Deletes a record of a day-partitioned resource by id (nothing when it is not there). */
 export async function deleteDayRecord(companyId: number, resource: string, id: number): Promise<void> {
-  await db.send(new DeleteCommand({ TableName: tableName, Key: { pk: keys.dayPartition(companyId, resource, dayOfId(id)), sk: padId(id) } }));
+  await db.send(new DeleteCommand({ TableName: tableName, Key: dayRecordKey(companyId, resource, id) }));
 }
 
 export async function getDayRecord(companyId: number, resource: string, id: number): Promise<StoredRecord | undefined> {
-  const result = await db.send(new GetCommand({ TableName: tableName, Key: { pk: keys.dayPartition(companyId, resource, dayOfId(id)), sk: padId(id) } }));
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: dayRecordKey(companyId, resource, id) }));
   return result.Item ? withoutKeys(result.Item) : undefined;
 }
 

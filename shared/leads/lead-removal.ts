@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
-import { dayOfId } from '../db/day-records.js';
+import { dayOfId, dayRecordKey } from '../db/day-records.js';
 import { keys, padId } from '../db/keys.js';
 import type { LeadRecord } from './lead-record.js';
 import { leadRollupWrites } from './lead-rollup-store.js';
@@ -23,7 +23,7 @@ export async function deleteLead(companyId: number, lead: LeadRecord): Promise<b
           {
             Delete: {
               TableName: tableName,
-              Key: { pk: keys.dayPartition(companyId, LEADS, dayOfId(lead.id)), sk: padId(lead.id) },
+              Key: dayRecordKey(companyId, LEADS, lead.id),
               ConditionExpression: '#version = :version',
               ExpressionAttributeNames: { '#version': 'version' },
               ExpressionAttributeValues: { ':version': lead.version },

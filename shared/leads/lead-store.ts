@@ -3,7 +3,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { randomUUID } from 'node:crypto';
 import { clock } from '../adapters/clock.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
-import { dayOfId } from '../db/day-records.js';
+import { dayOfId, dayRecordKey } from '../db/day-records.js';
 import { timeOfId, timeSortableId } from '../db/ids.js';
 import { keys, padId } from '../db/keys.js';
 import { getLookup, withoutKeys } from '../db/records.js';
@@ -25,7 +25,7 @@ import { leadView } from './lead-view.js';
 export const LEADS = 'leads';
 
 function leadKey(companyId: number, id: number) {
-  return { pk: keys.dayPartition(companyId, LEADS, dayOfId(id)), sk: padId(id) };
+  return dayRecordKey(companyId, LEADS, id);
 }
 
 /** The contact a lead is found by: its caller number, else its e-mail address. */
