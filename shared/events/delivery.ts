@@ -16,7 +16,7 @@ import { delayAfter, maxAttempts, retryPolicyFromEnv, type RetryPolicy } from '.
 import { signatureHeaders } from './signing.js';
 import { deliveryFailed, deliverySucceeded, signingSecrets } from './subscription-state.js';
 import { renderTemplate } from './templates.js';
-import { matchesTriggerFields } from './trigger-fields.js';
+import { outgoingWebhookMatches, subscriptionMatches } from './event-matching.js';
 import { recordWebhookAttempt, type WebhookAttempt } from './webhook-logs.js';
 import { webhookMessages } from './webhook-messages.js';
 
@@ -90,19 +90,6 @@ async function handleRecord(record: QueueRecord): Promise<boolean> {
       logger.error('delivery: unknown message kind', { messageId: record.messageId });
       return false;
   }
-}
-
-/** The subscriptions an event goes to: its name, enabled, trigger_fields matching. */
-export function subscriptionMatches(subscription: Record<string, unknown>, event: DomainEvent): boolean {
-  return subscription.event === event.name && subscription.enabled !== false && matchesTriggerFields(subscription.trigger_fields, event.data);
-}
-
-/** The outgoing webhooks an event fires: trigger_type, enabled, offer and minimum duration. */
-export function outgoingWebhookMatches(webhook: Record<string, unknown>, event: DomainEvent): boolean {
-  if (webhook.trigger_type !== event.name || webhook.enabled === false) return false;
-  if (typeof webhook.offer_id === 'number' && webhook.offer_id !== event.data.offer_id) return false;
-  if (typeof webhook.trigger_duration === 'number' && Number(event.data.answered_duration ?? 0) < webhook.trigger_duration) return false;
-  return true;
 }
 
 /** The messages the events go out as: one per matching subscription and outgoing webhook URL; one read of each list for all the events. */

@@ -123,6 +123,19 @@ describe('an IVR menu on a call', () => {
     expect(await eventsOfCall(result.callId!)).toEqual(['new_call', 'call_ringing', 'call_forwarded', 'call_ended']);
   });
 
+  it("plays the tracking number's router when both the number and its offer have one", async () => {
+    const w = await world();
+    const { router } = await menu(w);
+    const offerMenu = await createThrough(gateway, w.company, '/api/v1/call_routers', { name: 'Offer menu', prompt_text: 'The offer menu.', offer_id: w.offerA.id, call_router_answer_ids: [] });
+    const result = await simulate(w.number.number, ['2']);
+    expect(result.steps[0]!.response).toContain('<Say>Press 1 for sales, 2 for support.</Say>');
+    expect(result.steps[0]!.response).not.toContain('The offer menu.');
+    const stored = await getCall(w.company.id, result.callId!);
+    const routerEntry = (stored!.timeline as Array<Record<string, unknown>>).find((entry) => entry.type === 'router');
+    expect(routerEntry).toMatchObject({ router_id: router.id });
+    expect(routerEntry!.router_id).not.toBe(offerMenu.id);
+  });
+
   it('matches a spoken keyword when speech is on', async () => {
     const w = await world();
     await menu(w, { speech_enabled: true });
