@@ -23,6 +23,13 @@ describe('reading a contact import CSV', () => {
     expect(readImportCsv('phone\n"unclosed')).toMatchObject({ ok: false, message: expect.stringMatching(/^is not valid CSV/) });
   });
 
+  it('takes exactly the maximum number of rows', () => {
+    const reading = readImportCsv(['phone', ...Array.from({ length: MAX_IMPORT_ROWS }, (_, index) => String(index))].join('\n'));
+    expect(reading.ok).toBe(true);
+    expect(reading.ok && reading.rows.length).toBe(MAX_IMPORT_ROWS);
+    expect(MAX_IMPORT_ROWS).toBe(10_000);
+  });
+
   it('names cells by column, leaving blanks out, and cuts rows into chunks by size', () => {
     expect(rowValues(['phone', '', 'notes', 'x'], ['1', 'unnamed', '', 'y'])).toEqual({ phone: '1', x: 'y' });
     const rows = Array.from({ length: 10 }, (_, index) => [`row ${index}`]);
