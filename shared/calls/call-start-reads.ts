@@ -198,13 +198,11 @@ async function readStart(number: NumberRoute, caller: string | null, sipHeaders:
     async load(ids) {
       const missing = new Set([...ids].filter((id) => !readIds.has(id)));
       const known = new Set([...ids].filter((id) => readIds.has(id)));
-      const [prefetched, late] = await Promise.all([
-        partitionBuyers
-          ? partitionBuyers.filter((buyer) => known.has(Number(buyer.record.id)))
-          : routingBuyersFrom(known, [...known].flatMap((id) => [...present(keys.record(companyId, 'buyers', id)), ...present(keys.buyerStats(companyId, id))])),
-        // Only buyers the remembered chain did not name (a changed selection, another reservation): never one read above.
-        missing.size ? loadRoutingBuyers(companyId, missing) : [],
-      ]);
+      const prefetched = partitionBuyers
+        ? partitionBuyers.filter((buyer) => known.has(Number(buyer.record.id)))
+        : routingBuyersFrom(known, [...known].flatMap((id) => [...present(keys.record(companyId, 'buyers', id)), ...present(keys.buyerStats(companyId, id))]));
+      // Only buyers the remembered chain did not name (a changed selection, another reservation): never one read above.
+      const late = missing.size ? await loadRoutingBuyers(companyId, missing) : [];
       if (offer) rememberChain(companyId, Number(offer.id), { groupIds: uniqueSorted(selectionGroupIds(offer)), buyerIds: uniqueSorted([...(offerWanted ?? []), ...ids]) });
       return [...prefetched, ...late].sort((a, b) => Number(a.record.id) - Number(b.record.id));
     },
