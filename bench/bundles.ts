@@ -27,8 +27,8 @@
  * No network: the child blocks socket connects and DNS lookups and reports any attempt (the
  * script fails if there is one). The build directory is removed at the end.
  *
- * Goals printed, never asserted: issue 13, bundle <= 300 KB and init <= 50 ms; issue 12, own code
- * (what the bundle holds beyond the AWS SDK) <= 150 KB and init <= 1.3x the baseline's.
+ * Goals printed, never asserted: bundle <= 400 KB (issue 32; was 300) and init <= 1.3x the
+ * DynamoDB-client-only baseline's (the old init <= 50 ms goal is withdrawn: the client alone is above it).
  */
 import { build, type Metafile } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -46,7 +46,7 @@ const CHILD_TIMEOUT_MS = 20_000;
 const TOTAL_TIMEOUT_S = 360;
 
 /** Issue 13's goals per bundle, and issue 12's (own code, init as a ratio of the DynamoDB-only baseline). */
-const GOAL = { bundleKb: BUNDLE_GOAL_KB, initMs: 50, ownKb: 150, initRatio: 1.3 } as const;
+const GOAL = { bundleKb: BUNDLE_GOAL_KB, initRatio: 1.3 } as const;
 
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 
@@ -346,8 +346,8 @@ try {
   });
   printTable(
     `Against the goals (bundle: ${lambdaBundleFile}; own code: bytes beyond the AWS SDK; init: median import with ${lambdaNodeOptions}; x baseline: median of the rounds' ratios; baseline ${BASELINE}: ${ms(baselineMs)} ms)`,
-    ['function', 'bundle KB', 'goal', 'own KB', 'goal', 'init ms', 'goal', 'x baseline', 'goal'],
-    rows.map((row) => [row.name, kb(row.kb * 1024), String(GOAL.bundleKb), kb(row.ownKb * 1024), String(GOAL.ownKb), ms(row.init), String(GOAL.initMs), row.ratio.toFixed(2), String(GOAL.initRatio)]),
+    ['function', 'bundle KB', 'goal', 'own KB', 'init ms', 'x baseline', 'goal'],
+    rows.map((row) => [row.name, kb(row.kb * 1024), String(GOAL.bundleKb), kb(row.ownKb * 1024), ms(row.init), row.ratio.toFixed(2), String(GOAL.initRatio)]),
   );
   const baselineImports = samples.get(BASELINE)!.withMaps;
   printTable(
@@ -368,10 +368,8 @@ try {
       }),
   );
   const names = (list: typeof rows) => (list.length ? list.map((row) => row.name).join(', ') : 'none');
-  const meets13 = rows.filter((row) => row.kb <= GOAL.bundleKb && row.init <= GOAL.initMs);
-  const meets12 = rows.filter((row) => row.ownKb <= GOAL.ownKb && row.ratio <= GOAL.initRatio);
-  console.log(`\nIssue 13 (bundle <= ${GOAL.bundleKb} KB, init <= ${GOAL.initMs} ms): ${meets13.length}/${rows.length} meet it: ${names(meets13)}; not: ${names(rows.filter((row) => !meets13.includes(row)))}.`);
-  console.log(`Issue 12 (own code <= ${GOAL.ownKb} KB, init <= ${GOAL.initRatio}x baseline): ${meets12.length}/${rows.length} meet it: ${names(meets12)}; not: ${names(rows.filter((row) => !meets12.includes(row)))}.`);
+  const meets = rows.filter((row) => row.kb <= GOAL.bundleKb && row.ratio <= GOAL.initRatio);
+  console.log(`\nGoal (bundle <= ${GOAL.bundleKb} KB, init <= ${GOAL.initRatio}x baseline): ${meets.length}/${rows.length} meet it: ${names(meets)}; not: ${names(rows.filter((row) => !meets.includes(row)))}.`);
 } finally {
   rmSync(workDir, { recursive: true, force: true });
   clearTimeout(watchdog);

@@ -40,11 +40,13 @@ export const lambdaBundling = {
 };
 
 /**
- * Issue 13's goal for every bundle (`index.mjs`, minified, the AWS SDK external): bench:bundles
+ * The ceiling of every bundle (`index.mjs`, minified, the AWS SDK external): 400 KB since issue 32,
+ * which brought maintained libraries back (luxon for time zones) in place of code of our own;
+ * the cold-start goal (init within 1.3x the DynamoDB-client-only baseline) is unchanged. bench:bundles
  * prints each bundle against it and test/infra/bundle-sizes.test.ts holds every bundle to it, or
  * to a recorded ceiling for those not yet within it (docs/benchmarks.md, "Lambda bundles").
  */
-export const BUNDLE_GOAL_KB = 300;
+export const BUNDLE_GOAL_KB = 400;
 
 /** NODE_OPTIONS of every function: stack traces through the bundle's source map. */
 export const lambdaNodeOptions = '--enable-source-maps';
