@@ -21,7 +21,14 @@ import { takeRateLimits } from '../../shared/routing/rate-limits.js';
  */
 
 /** Lookups per offer and minute (`NUMBER_LOOKUP_LIMIT_PER_MINUTE`), read once: every page view of an offer's pages counts. */
-export const LOOKUPS_PER_MINUTE = Number(process.env.NUMBER_LOOKUP_LIMIT_PER_MINUTE ?? 600);
+export const LOOKUPS_PER_MINUTE = lookupLimit(process.env.NUMBER_LOOKUP_LIMIT_PER_MINUTE);
+
+function lookupLimit(setting: string | undefined): number {
+  if (setting === undefined || setting === '') return 600;
+  // A typo must not lift the limit: refused at cold start.
+  if (!/^[1-9]\d{0,8}$/.test(setting)) throw new Error(`NUMBER_LOOKUP_LIMIT_PER_MINUTE must be a positive integer, not ${setting.slice(0, 20)}`);
+  return Number(setting);
+}
 
 /** How long a pool number stays the visitor's, with their tokens (as ring pools' visitor numbers default to). */
 export const LOOKUP_HOLD_SECONDS = 1800;
