@@ -29,6 +29,7 @@ import { LEAD_STAT_FIELDS } from '../../shared/leads/lead-rollups.js';
 import { LOG_COLUMNS, logListSchema } from '../inbound/logs.js';
 import { setActiveSchema } from '../integrations/set-active.js';
 import { searchSchema } from '../numbers/search.js';
+import { NUMBER_LOOKUP_COLUMNS, numberLookupSchema } from '../numbers/number-lookup.js';
 import { visitorNumberSchema } from '../configuration/visitor-number.js';
 import { makeCallSchema } from '../schedules/make-call.js';
 import { deleteByTargetUrlSchema } from '../subscriptions/delete-by-target-url.js';
@@ -272,6 +273,37 @@ export const operationDocs: Record<string, OperationDoc> = {
     description: 'Numbers the carrier offers that no company of this deployment holds.',
     params: searchSchema,
     response: { list: 'phone_numbers', rows: { name: 'AvailableNumber', columns: ['number'] } },
+  },
+  'numbers.lookup': {
+    summary: "The number a landing page shows (the number-replacement script's lookup)",
+    description:
+      "Public, called from visitors' browsers by the hosted service's number-replacement script exactly as it calls it (docs/compatibility.md, \"Number replacement script\"): `offer_key` is an offer's `offer_token`; `referrer_url` and `referrer_tokens` are base64 of the page address and of the script's tokens (a query string). Answers the offer's number to show under `number`: a number of the visitor's `traffic_source_id` when the offer has one, a ring pool's number held for the visitor (with the tokens their parameters matched) when there is a pool, else the offer's number with the lowest id. CORS echoes the page's origin with credentials allowed (the script sends withCredentials); rate-limited per offer (429).",
+    params: numberLookupSchema,
+    response: {
+      status: 200,
+      description: 'The record envelope with the number under `number`; refusals are `{status, errors}` with the same CORS headers.',
+      content: {
+        'application/json': {
+          type: 'object',
+          properties: {
+            status: { type: 'integer' },
+            errors: { type: 'object' },
+            number: { type: 'object', properties: Object.fromEntries(NUMBER_LOOKUP_COLUMNS.map((column) => [column, {}])) },
+            checksum: { type: 'string' },
+            metadata: { type: 'object', properties: { root: { const: 'number' } } },
+          },
+        },
+      },
+      headers: {
+        'access-control-allow-origin': { description: "The page's origin (or * without one).", schema: { type: 'string' } },
+        'access-control-allow-credentials': { description: '`true` when an origin was sent.', schema: { type: 'string' } },
+      },
+    },
+    errors: [404, 422, 429],
+  },
+  'numbers.lookupPreflight': {
+    summary: 'CORS preflight of the number lookup',
+    response: { status: 204, description: "Pages' scripts may call the number lookup.", headers: { 'access-control-allow-origin': { description: "The page's origin (or *).", schema: { type: 'string' } } } },
   },
   'ring_pools.visitorNumber': {
     summary: "A ring pool number for a landing-page visitor",

@@ -60,9 +60,12 @@ type LeadUpdate = v.InferOutput<typeof leadUpdateSchema>;
 
 /** What an API update does to a lead (pure apart from the lead copy it changes). */
 export function applyLeadUpdate(lead: LeadRecord, fields: LeadUpdate, now: Date): { events: EventName[]; step: StepEffect } {
+  const hadContact = Boolean(lead.caller_id || lead.email);
   if (fields.email !== undefined) lead.email = fields.email;
   if (fields.caller_id !== undefined) lead.caller_id = fields.caller_id;
-  if (!lead.caller_id && !lead.email) throw new ValidationError({ caller_id: ["can't be blank when email is blank"] });
+  // A lead submitted with only its token has no contact and may be updated as it is; an update
+  // does not take the last contact away from one that has it.
+  if (hadContact && !lead.caller_id && !lead.email) throw new ValidationError({ caller_id: ["can't be blank when email is blank"] });
   if (fields.data) mergeTokens(lead, Object.fromEntries(Object.entries(fields.data).map(([key, value]) => [key, tokenValue(value)])));
   if (fields.lead_priority !== undefined) lead.lead_priority = fields.lead_priority;
   if (fields.max_contact_attempts !== undefined) lead.max_contact_attempts = fields.max_contact_attempts;

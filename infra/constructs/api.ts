@@ -52,9 +52,13 @@ export interface ServiceApiProps {
   routes?: readonly RouteDefinition[];
 }
 
-/** The routes partners call without credentials: ping and post, every method (preflight too). */
+/**
+ * The routes called without credentials from outside: partners' ping and post, and the number
+ * lookup landing pages' visitors' browsers make (the number-replacement script), every method
+ * (preflight too). Each gets the tighter partner throttle.
+ */
 export function isPartnerRoute(route: RouteDefinition): boolean {
-  return /^\/api\/v1\/inbound_webhooks\/(ping|post)\//.test(route.path);
+  return /^\/api\/v1\/(inbound_webhooks\/(ping|post)\/|numbers\.json$)/.test(route.path);
 }
 
 /**

@@ -7,6 +7,7 @@ import { keys } from '../db/keys.js';
 import { getRecord, updateRecord, type StoredRecord } from '../db/records.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import { validate } from '../http/validation.js';
+import { readSubmission } from '../leads/lead-params.js';
 import { submitLead } from '../leads/lead-submission.js';
 import { logger } from '../logger.js';
 import { normalizeCallerNumber } from '../phone.js';
@@ -109,6 +110,10 @@ async function importRow(context: HookContext, record: StoredRecord, values: Rec
   try {
     if (record.import_type === 'leads') {
       if (!leadToken) return { [record.offer_id ? 'offer_id' : 'schedule_id']: ['no longer exists'] };
+      // A contact list's row names a contact: one without a number or an e-mail is a mistake in the
+      // file, although POST /api/v1/leads takes a contactless lead.
+      const contact = readSubmission(values);
+      if (!contact.caller_id && !contact.email) return { caller_id: ["can't be blank when email is blank"] };
       // Exactly what POST /api/v1/leads does with these parameters; the import's token wins over a column of that name.
       await submitLead({ ...values, lead_token: leadToken }, context.now);
     } else {

@@ -50,11 +50,22 @@ export type LeadRecord = StoredRecord & {
   /** Internal: the schedule's distributions were applied at its first step (once per lead). */
   distributed?: boolean;
   call_ids: number[];
+  /** The last action the lead passed without running it (its outside system is not there). */
+  last_skipped_action?: SkippedAction | null;
   converted: boolean;
   ended_at: string | null;
   end_reason: string | null;
   version: number;
 };
+
+/** An action a lead passed without running, and why (shown on the lead). */
+export interface SkippedAction {
+  action_id: number;
+  action_type: string;
+  result: 'skipped';
+  reason: string;
+  skipped_at: string;
+}
 
 /** The scheduler entry of one step of one lead; the version makes stale and repeated fires no-ops. */
 export interface LeadStepEntry {

@@ -63,7 +63,6 @@ async function checkUnblockPermission(owner: LeadTokenOwner, authToken: unknown)
 
 function checkInstructions(owner: LeadTokenOwner, submission: LeadSubmission): void {
   const errors: Record<string, string[]> = {};
-  if (!submission.caller_id && !submission.email) errors.caller_id = ["can't be blank when email is blank"];
   if (submission.blocked && submission.unblock_contact) errors.blocked = ["can't be set together with unblock_contact"];
   for (const field of ['blocked', 'unblock_contact', 'assign_service_number', 'assign_sms_number'] as const) {
     if (submission[field] && !submission.caller_id) errors[field] = ['needs a caller_id'];
@@ -206,7 +205,9 @@ export async function submitLead(params: Record<string, unknown>, now: Date): Pr
   const submission = parsed ?? readSubmission(params);
   checkInstructions(owner, submission);
   if (submission.unblock_contact) await checkUnblockPermission(owner, params.auth_token);
-  const contact = contactOf(submission)!;
+  // The reference makes every parameter optional: a lead with neither caller_id nor email (only
+  // its token and data) is created as it is, and, having no contact, never matches another.
+  const contact = contactOf(submission);
   // The do-not-call check of the intake: read in the token's BatchGetItem when the instance knew
   // the token's company, else beside the contact's read; either way it adds no wait. It only logs
   // (GET /api/v1/dnc_check_logs), in the transaction of the lead the response names (so no write
@@ -218,7 +219,7 @@ export async function submitLead(params: Record<string, unknown>, now: Date): Pr
   const consumerKeys = hintedCompany === owner.companyId ? [] : eventConsumerKeys(owner.companyId);
   const lateKeys = [...(blacklistKey ? [blacklistKey] : []), ...consumerKeys];
   const [matches, numbers, late] = await Promise.all([
-    leadsOfContact(owner.companyId, contact, owner.owner),
+    contact ? leadsOfContact(owner.companyId, contact, owner.owner) : [],
     pickNumbers(owner, submission),
     // A failed read decides nothing: the check logs nothing, and the events are staged.
     lateKeys.length ? getItems(lateKeys).catch(() => undefined) : [],

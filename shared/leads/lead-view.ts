@@ -1,3 +1,4 @@
+import { COMMON_COLUMNS } from '../resources/define.js';
 import { isoWithOffset } from '../time.js';
 import type { LeadRecord } from './lead-record.js';
 
@@ -6,11 +7,7 @@ const HIDDEN = new Set(['version', 'step_version', 'distributed']);
 
 /** The columns of a lead, in the order lists and CSV show them (`columns` picks among them). */
 export const LEAD_COLUMNS = [
-  'id',
-  'uuid',
-  'type',
-  'created_at',
-  'updated_at',
+  ...COMMON_COLUMNS,
   'company_id',
   'lead_token',
   'offer_id',
@@ -30,6 +27,7 @@ export const LEAD_COLUMNS = [
   'callback_at',
   'wait_until',
   'call_ids',
+  'last_skipped_action',
   'converted',
   'ended_at',
   'end_reason',
@@ -39,7 +37,18 @@ export const LEAD_COLUMNS = [
 
 /** A lead as the API shows it (show, list, events): times with the zone offset, internals hidden. */
 export function leadView(lead: LeadRecord, timeZone = 'UTC'): Record<string, unknown> {
-  const out: Record<string, unknown> = { type: 'Lead' };
+  // The reference's common columns, as calls show them (call-view.ts): leads have no legacy or
+  // external id and are never soft-deleted, so those are null unless a record carries them.
+  const path = `/api/v1/leads/${String(lead.id)}`;
+  const out: Record<string, unknown> = {
+    type: 'Lead',
+    legacy_id: null,
+    deleted_at: null,
+    user_updated_at: null,
+    routes_show_path: path,
+    routes_edit_path: path,
+    external_record_id: null,
+  };
   for (const [name, value] of Object.entries(lead)) {
     if (HIDDEN.has(name)) continue;
     out[name] = typeof value === 'string' && /_at$/.test(name) && value ? isoWithOffset(value, timeZone) : value;

@@ -1,11 +1,12 @@
 import { objectStorageMissingSetting } from '../adapters/object-storage-settings.js';
 import { ValidationError } from '../http/errors.js';
 import type { HookContext } from '../resources/define.js';
-import { UNSUPPORTED_ACTION_TYPES } from '../resources/schedule-actions.js';
 import { scheduleActionIndex } from './schedule-store.js';
 
 /**
- * Hooks of schedule actions: refusing the kinds this deployment cannot run, keeping each action
+ * Hooks of schedule actions: refusing an object storage upload where no store is configured
+ * (kinds that need an outside system are created and skipped when run, schedule-steps.ts
+ * EXTERNAL_ACTION_TYPES), keeping each action
  * in its schedule's index (schedule-store.ts). The columns read from other records are the
  * view's enricher (schedule-action-enrich.ts).
  */
@@ -13,7 +14,6 @@ import { scheduleActionIndex } from './schedule-store.js';
 /** Why an action of this kind cannot be created here, or undefined. */
 export function refusal(actionType: unknown, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (typeof actionType !== 'string') return undefined;
-  if (UNSUPPORTED_ACTION_TYPES.has(actionType)) return `is not available: this deployment has no ${actionType} integration`;
   if (actionType === 'object_storage_upload') {
     const missing = objectStorageMissingSetting(env);
     if (missing) return `is not available: this deployment has no object storage (set ${missing})`;

@@ -132,6 +132,14 @@ export function decideNext(state: StepState, list: readonly ScheduleAction[], no
 }
 
 /** What a choice's branch (`choice_action_type` when its filter holds, `sub_action` when not) does. */
+/**
+ * Action kinds that work with an outside system this deployment has no adapter for (a CRM, a
+ * marketing automation tool, an FTP server, a data append integration). They can be created, as
+ * the reference allows; a lead reaching one records it as skipped (`last_skipped_action`) and
+ * goes on with the next action.
+ */
+export const EXTERNAL_ACTION_TYPES: ReadonlySet<string> = new Set(['crm_two', 'marketing_automation', 'ftp_upload', 'data_append']);
+
 export const CHOICE_BRANCHES = ['next_action', 'skip_next_action', 'end_of_schedule', 'end_lead', 'restart_schedule'] as const;
 export type ChoiceBranch = (typeof CHOICE_BRANCHES)[number];
 

@@ -22,6 +22,7 @@ import {
   decideNext,
   dialRetryAt,
   endStatus,
+  EXTERNAL_ACTION_TYPES,
   expiryOf,
   fireTime,
   filterHolds,
@@ -376,10 +377,16 @@ async function runAction(work: StepWork, context: StepContext, action: ScheduleA
       next();
       return false;
     default:
-      // Kinds refused at create (no integration here), or relations the engine does not run.
+      if (EXTERNAL_ACTION_TYPES.has(String(action.action_type))) skip(work, action, `this deployment has no ${String(action.action_type)} integration`, now);
       next();
       return false;
   }
+}
+
+/** The action is passed over, and the lead says so (`last_skipped_action`), like the log says. */
+function skip(work: StepWork, action: ScheduleAction, reason: string, now: Date): void {
+  work.lead.last_skipped_action = { action_id: Number(action.id), action_type: String(action.action_type), result: 'skipped', reason, skipped_at: now.toISOString() };
+  logger.info('schedule action skipped', { actionId: action.id, leadId: work.lead.id, reason });
 }
 
 /** Unique per step (claimed versions only grow) and per action run, stable across save retries. */
@@ -481,7 +488,7 @@ async function fireTriggers(work: StepWork, context: StepContext): Promise<void>
 }
 
 /** The fields the step owns; everything else of the lead is left as the latest save has it. */
-const STEP_FIELDS = ['phase', 'action_index', 'current_action_id', 'status', 'ended_at', 'end_reason', 'callback_at', 'wait_until', 'schedule_id', 'offer_id', 'lead_token', 'distributed'] as const;
+const STEP_FIELDS = ['phase', 'action_index', 'current_action_id', 'status', 'ended_at', 'end_reason', 'callback_at', 'wait_until', 'schedule_id', 'offer_id', 'lead_token', 'distributed', 'last_skipped_action'] as const;
 
 async function save(companyId: number, work: StepWork, now: Date): Promise<void> {
   const { result: applied, lead: saved } = await transitionLead(

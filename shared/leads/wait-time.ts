@@ -46,10 +46,38 @@ function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
+const UNTIL_FIELDS = ['wait_until_hour', 'wait_until_minute', 'wait_until_day_of_week'] as const;
+
+function given(value: unknown): boolean {
+  return value !== null && value !== undefined && value !== '';
+}
+
+/** The wait types the fields describe: each unit whose field is set, and until_time when a wall-time field is. */
+function describedWaitTypes(fields: WaitFields): WaitType[] {
+  const types: WaitType[] = (Object.keys(UNIT_FIELD) as Array<keyof typeof UNIT_FIELD>).filter((type) => given(fields[UNIT_FIELD[type]]));
+  if (UNTIL_FIELDS.some((field) => given(fields[field]))) types.push('until_time');
+  return types;
+}
+
+/**
+ * The wait type an action without `action_wait_type` means: the one kind of wait field it
+ * sets (`wait_hours: 2` is a wait of hours, `wait_until_hour: 9` one until 09:00); undefined
+ * when it sets none, or fields of several kinds (truly ambiguous).
+ */
+export function inferredWaitType(fields: WaitFields): WaitType | undefined {
+  const types = describedWaitTypes(fields);
+  return types.length === 1 ? types[0] : undefined;
+}
+
 /** What is missing for the wait to be computed: field name -> message (empty when complete). */
 export function waitFieldErrors(fields: WaitFields): Record<string, string[]> {
-  const type = fields.action_wait_type as WaitType | null | undefined;
-  if (!type) return { action_wait_type: ["can't be blank for this action type"] };
+  const type = (fields.action_wait_type as WaitType | null | undefined) || inferredWaitType(fields);
+  if (!type) {
+    const described = describedWaitTypes(fields);
+    return {
+      action_wait_type: [described.length > 1 ? `can't be inferred: the wait fields describe ${described.join(' and ')}; give action_wait_type` : "can't be blank when no wait field (wait_seconds, wait_minutes, wait_hours, wait_days, wait_until_hour) is given"],
+    };
+  }
   if (type === 'until_time') return count(fields.wait_until_hour) === undefined ? { wait_until_hour: ["can't be blank when action_wait_type is until_time"] } : {};
   const field = UNIT_FIELD[type];
   return count(fields[field]) === undefined ? { [field]: [`can't be blank when action_wait_type is ${type}`] } : {};
@@ -57,7 +85,7 @@ export function waitFieldErrors(fields: WaitFields): Record<string, string[]> {
 
 /** When the wait that starts at `now` ends; undefined when the fields do not describe a wait. */
 export function waitEnd(fields: WaitFields, now: Date, scheduleZone = 'UTC'): Date | undefined {
-  const type = fields.action_wait_type as WaitType | null | undefined;
+  const type = (fields.action_wait_type as WaitType | null | undefined) || inferredWaitType(fields);
   const zone = typeof fields.wait_until_time_zone === 'string' && fields.wait_until_time_zone ? fields.wait_until_time_zone : scheduleZone;
   switch (type) {
     case 'seconds':

@@ -203,8 +203,11 @@ export interface ResourceDefinition extends ResourceRouting, ResourceView {
    * record. Pure.
    */
   indexAttributes?: (companyId: number, record: Record<string, unknown>) => Record<string, string>;
-  /** Values computed on create that the client cannot set (tokens, owner). */
-  generate?: (context: HookContext) => Record<string, unknown>;
+  /**
+   * Values computed on create that the client cannot set (tokens, owner), or that it left out
+   * and the record needs (a webhook's vanity name); sees the record as sent, with its defaults.
+   */
+  generate?: (context: HookContext, draft: Readonly<Record<string, unknown>>) => Record<string, unknown>;
   /**
    * Stored attributes shown only in the response of the write that set them (a webhook signing
    * secret at creation and rotation), never by show, list or CSV.

@@ -322,6 +322,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
         createdTo: timeOrError(params.created_at_to, timeZone),
         fulltext: params.fulltext,
         fulltextFields: resource.fulltextFields ?? [],
+        ...(resource.derive ? { derive: resource.derive } : {}),
       };
       const hidden = await resource.hiddenRecords?.(companyId);
       const accept = withoutHidden(recordPredicate(conditions), hidden);
@@ -359,7 +360,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       checkRecord(resource, draft);
       await checkForeignKeys(resource, companyId, fields);
       // The uuid is chosen once, before `acquire`: what it stores may be bound to it (a secret's encryption context).
-      const generated = { ...draft, ...resource.generate?.(context), uuid: randomUUID() };
+      const generated = { ...draft, ...resource.generate?.(context, draft), uuid: randomUUID() };
       assertItemWithin(generated, RECORD_BUDGET_BYTES);
       // Something outside the table (a purchased number) that must be given back if the write fails.
       // When the hook chose the value itself and a concurrent create took it first, it chooses again.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
@@ -8,12 +9,18 @@ import { inboundWebhooksView } from './views/inbound-webhooks.js';
 /**
  * Incoming webhooks: the ping/post endpoints partners call. `vanity_uri` names the endpoint in
  * `/api/v1/inbound_webhooks/ping/:vanity_uri`; since those URLs carry no company, the name is
- * unique across the deployment (a taken name is a 409 that does not say who holds it).
+ * unique across the deployment (a taken name is a 409 that does not say who holds it). The
+ * reference makes every field optional: a webhook created without one gets a random name
+ * (16 hex digits, so guessing another company's endpoint stays as hard as with a chosen one).
  */
 export const WEBHOOK_TYPES = ['check_for_available_instant_agent', 'check_for_available_buyer', 'fire_webhooks'] as const;
 
 const vanityUri = v.pipe(v.string('is not a string'), v.trim(), v.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'may contain only letters, digits, _, . and - (up to 100)'));
 const flag = v.optional(booleanParam);
+
+function generatedVanityUri(): string {
+  return randomBytes(8).toString('hex');
+}
 
 /** Fields of the reference plus the settings the ping honours, writable so they can be set. */
 const writable = {
@@ -46,7 +53,7 @@ export const inboundWebhooks = defineResource({
   ...inboundWebhooksView,
   root: 'inbound_webhook',
   plural: 'inbound_webhooks',
-  createSchema: v.object({ ...writable, vanity_uri: vanityUri }),
+  createSchema: v.object({ ...writable, vanity_uri: v.optional(blankable(vanityUri)) }),
   updateSchema: v.object({ ...writable, vanity_uri: v.optional(vanityUri) }),
   defaults: {
     webhook_type: 'check_for_available_buyer',
@@ -74,5 +81,5 @@ export const inboundWebhooks = defineResource({
     buyer_groups: { resource: 'buyer_groups', via: 'buyer_group_ids' },
     call_routers: { resource: 'call_routers', via: 'call_router_ids' },
   },
-  generate: (context) => ({ user_id: context.userId ?? null }),
+  generate: (context, draft) => ({ user_id: context.userId ?? null, ...(draft.vanity_uri ? {} : { vanity_uri: generatedVanityUri() }) }),
 });

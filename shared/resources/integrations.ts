@@ -30,5 +30,6 @@ export const integrations = defineResource({
   updateSchema: v.object({ integration_type: v.optional(oneOf(INTEGRATION_TYPES)) }),
   defaults: { integration_type: null, connected_status: 'disconnected', is_oauth2: false, active: false },
   order: { values: ['id', 'integration_type', 'created_at', 'updated_at'], default: 'id' },
-  fulltextFields: ['integration_type'],
+  // `name` is shown, not stored ("Crm one" from crm_one): searched as shown.
+  fulltextFields: ['integration_type', 'name'],
 });

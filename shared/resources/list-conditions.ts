@@ -11,6 +11,11 @@ export interface ListConditions {
   createdTo?: Date;
   fulltext?: string;
   fulltextFields: readonly string[];
+  /**
+   * The resource's computed columns (ResourceView.derive): a fulltext field the record does not
+   * store (an integration's `name`, "Crm one", from its type) is searched as it is shown.
+   */
+  derive?: (record: Row) => Row;
 }
 
 type Row = Record<string, unknown>;
@@ -45,7 +50,11 @@ export function recordPredicate(conditions: ListConditions): ((record: Row) => b
   const needle = conditions.fulltext?.trim().toLowerCase();
   if (needle) {
     const fields = ['id', ...conditions.fulltextFields];
-    tests.push((record) => fields.some((field) => text(record[field]).toLowerCase().includes(needle)));
+    const { derive } = conditions;
+    tests.push((record) => {
+      const shown = derive && fields.some((field) => record[field] === undefined) ? { ...derive(record), ...record } : record;
+      return fields.some((field) => text(shown[field]).toLowerCase().includes(needle));
+    });
   }
   if (tests.length === 0) return undefined;
   return (record) => tests.every((test) => test(record));

@@ -43,9 +43,6 @@ export const ACTION_TYPES = [
   'data_append',
 ] as const;
 
-/** Action types whose outside service this deployment has no adapter for: refused at create. */
-export const UNSUPPORTED_ACTION_TYPES: ReadonlySet<string> = new Set(['crm_two', 'marketing_automation', 'ftp_upload', 'data_append']);
-
 
 /** `wait_until_day_of_week`: a day name, or 0-6 with 0 = Sunday; stored as the name. */
 const dayOfWeekParam = blankable(

@@ -30,6 +30,8 @@ export const webhookManualFires = defineResource({
   // The same fields prefill `new` (the update schema) and create a fire.
   createSchema: manualFireFields,
   updateSchema: manualFireFields,
+  // Searched by the name it is shown with ("Manual fire #12"), which is derived, not stored.
+  fulltextFields: ['name'],
   defaults: { webhook_log_ids: [], url_count: 0, delivered_count: 0, failed_count: 0, last_status_code: null, last_error: null },
   behaviour: () => import('../events/manual-fire-behaviour.js'),
 });

@@ -313,12 +313,17 @@ describe('DELETE /api/v1/subscriptions (by target_url)', () => {
     expect(reply.status).toBe(200);
   });
 
-  it('answers 404 when nothing matches and 422 without a target_url', async () => {
+  it('answers 404 when nothing matches, and without a target_url (optional in the reference) matches nothing and deletes nothing', async () => {
     const none = await call(gateway, { method: 'DELETE', path: '/api/v1/subscriptions', authorization: company.authorization, json: { target_url: HOOK } });
     expect(none.status).toBe(404);
-    const missing = await call(gateway, { method: 'DELETE', path: '/api/v1/subscriptions', authorization: company.authorization, json: {} });
-    expect(missing.status).toBe(422);
-    expect(missing.body.errors).toEqual({ target_url: ['is required'] });
+    const kept = await createSubscription(company);
+    for (const json of [{}, { target_url: '' }]) {
+      const missing = await call(gateway, { method: 'DELETE', path: '/api/v1/subscriptions', authorization: company.authorization, json });
+      expect(missing.status).toBe(404);
+      expect(missing.body.status).toBe(404);
+    }
+    const list = await call(gateway, { path: '/api/v1/subscriptions', authorization: company.authorization });
+    expect(list.body.subscriptions.map((s: any) => s.id)).toEqual([kept.id]);
   });
 });
 

@@ -34,6 +34,14 @@ describe('conditionAttributes', () => {
   });
 });
 
+describe('fulltext on shown names', () => {
+  it('searches a derived column as it is shown, a stored value winning over the derived one', () => {
+    const derive = (record: Record<string, unknown>) => ({ name: String(record.integration_type).replace(/_/g, ' ') });
+    const accept = recordPredicate({ ...none, fulltext: 'crm one', fulltextFields: ['integration_type', 'name'], derive })!;
+    expect([{ id: 1, integration_type: 'crm_one' }, { id: 2, integration_type: 'crm_two' }, { id: 3, integration_type: 'forms', name: 'CRM one mirror' }].map(accept)).toEqual([true, false, true]);
+  });
+});
+
 describe('withoutHidden', () => {
   const hidden = { hides: (record: Record<string, unknown>) => record.contact_field_id === 7, attributes: ['contact_field_id'] };
   const records = [

@@ -1,3 +1,4 @@
+import { inferredWaitType } from '../../leads/wait-time.js';
 import { defineView } from '../define.js';
 import * as routing from '../routing/schedules.js';
 
@@ -71,6 +72,8 @@ export const scheduleActionsView = defineView({
   },
   // The enricher (schedule-action-enrich.ts) fills in the webhook, the schedule name and the queue.
   derive: (record) => ({
+    // A wait or callback created without its type shows the one it was inferred as (wait-time.ts), as it runs.
+    action_wait_type: record.action_wait_type || (record.action_type === 'wait' || record.action_type === 'schedule_callback' ? (inferredWaitType(record) ?? null) : null),
     action_category: typeof record.action_type === 'string' ? (CATEGORY[record.action_type] ?? 'lead') : null,
     outgoing_webhook: null,
     add_to_schedule_name: null,
