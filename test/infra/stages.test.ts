@@ -8,6 +8,11 @@ import { readFileSync } from 'node:fs';
 import { validateTemplate, replacementPropertiesOf } from '../../infra/checks/cfn-spec.js';
 import { compareStatefulResources, statefulResourcesOf, unretained, type StatefulResourceList } from '../../infra/checks/stateful-resources.js';
 import { templatesOf } from '../../infra/checks/synth-stages.js';
+import { stackFacts } from '../../bench/cost-model.js';
+import { FUNCTION_MEMORY_MB } from '../../infra/function-sizing.js';
+import { routeGroups } from '../../shared/http/route-groups.js';
+import { METRIC } from '../../shared/observability/metric-names.js';
+import { SWEEP_INTERVAL_MINUTES } from '../../shared/calls/stale-calls.js';
 
 /**
  * Properties that name a resource uniquely in an account (and region): two stages' stacks must
@@ -147,5 +152,17 @@ describe('templates CloudFormation accepts (its resource specification, @aws-cdk
       expect(passed.filter((name) => !declared.some(([declaredName]) => declaredName === name)), nestedStack.node.path).toEqual([]);
       expect(declared.filter(([name, parameter]) => parameter.Default === undefined && !passed.includes(name)).map(([name]) => name), nestedStack.node.path).toEqual([]);
     }
+  });
+});
+
+describe('npm run cost prices the stack as synthesized', () => {
+  it('counts its functions, their memory, alarms and polled queues as the template has them', () => {
+    const facts = stackFacts({ memoryMb: FUNCTION_MEMORY_MB, routeGroupCount: Object.keys(routeGroups).length, metricNames: Object.keys(METRIC).length, staleSweepMinutes: SWEEP_INTERVAL_MINUTES });
+    const resources = Object.values(templates[0]!.parent.Resources ?? {});
+    const functions = resources.filter((resource) => resource.Type === 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(facts.functions);
+    expect(new Set(functions.map((fn) => fn.Properties?.MemorySize))).toEqual(new Set([facts.memoryMb]));
+    expect(resources.filter((resource) => resource.Type === 'AWS::CloudWatch::Alarm')).toHaveLength(facts.alarms);
+    expect(resources.filter((resource) => resource.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(facts.polledQueues);
   });
 });
