@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { simulateCall } from '../local/call-simulator.js';
+import { routes } from '../http/routes.js';
 import type { SmokeStep } from './runner.js';
 
 /**
@@ -161,6 +162,15 @@ export function smokeSteps(): SmokeStep<SmokeContext>[] {
       async run(context) {
         const reply = await context.request('GET', '/docs', { auth: false });
         check(reply.status === 200 && (reply.headers.get('content-type') ?? '').includes('text/html'), `GET /docs answered ${reply.status} ${reply.headers.get('content-type')}`);
+      },
+    },
+    {
+      name: 'console answers',
+      async run(context) {
+        // The smoke test is run from the deployed version's checkout: its route table says whether the console exists yet.
+        if (!routes.some((route) => route.method === 'GET' && route.path === '/console')) return { skip: 'no console in this version' };
+        const reply = await context.request('GET', '/console', { auth: false });
+        check(reply.status === 200 && (reply.headers.get('content-type') ?? '').includes('text/html'), `GET /console answered ${reply.status}`);
       },
     },
     {
