@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -76,6 +76,7 @@ export class CallTrackingStack extends Stack {
       retentionPeriod: Duration.days(14),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
     });
     const scheduleDeadLetterAlarm = deadLetterDepthAlarm(
       this,

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -34,6 +34,8 @@ export class EventsQueue extends Construct {
       retentionPeriod: Duration.days(14),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
+      // Dead letters kept for a redrive: never deleted by a stack update or deletion.
+      removalPolicy: RemovalPolicy.RETAIN,
     });
     // Kept well past the whole schedule, so a message is never dropped while it still has attempts.
     const retention = Duration.seconds(Math.max(4 * 24 * 3600, scheduleSpanSeconds(props.policy) + 2 * 24 * 3600));
@@ -43,6 +45,8 @@ export class EventsQueue extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: maxAttempts(props.policy) },
+      // Events not yet delivered: a replacement would drop them (infra/stateful-resources.json pins it).
+      removalPolicy: RemovalPolicy.RETAIN,
     });
     this.deadLetterAlarm = deadLetterDepthAlarm(
       this,

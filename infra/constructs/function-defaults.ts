@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { METRICS_NAMESPACE } from '../../shared/observability/metric-names.js';
 import { lambdaBundling, lambdaNodeOptions } from './bundling-options.js';
+import { FUNCTION_MEMORY_MB } from '../function-sizing.js';
 
 /**
  * Powertools' service name on every function: the `service` dimension of the business metrics
@@ -51,7 +52,7 @@ export function createServiceFunction(scope: Construct, id: string, props: Servi
     // The newest Node.js Lambda offers; bundling-options.ts targets the same version.
     runtime: lambda.Runtime.NODEJS_24_X,
     architecture: lambda.Architecture.ARM_64,
-    memorySize: 512,
+    memorySize: FUNCTION_MEMORY_MB,
     timeout: props.timeout ?? Duration.seconds(10),
     logGroup,
     tracing: lambda.Tracing.ACTIVE,

@@ -64,7 +64,7 @@ export class LeadRunner extends Construct {
     // and the overdue-step sweeper schedules them again in a new deployment.
     this.scheduleGroup = new ScheduleGroup(this, 'ScheduleGroup', { removalPolicy: RemovalPolicy.DESTROY });
     const deadLetterQueue = (queueId: string) =>
-      new sqs.Queue(this, queueId, { retentionPeriod: Duration.days(14), encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true });
+      new sqs.Queue(this, queueId, { retentionPeriod: Duration.days(14), encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, removalPolicy: RemovalPolicy.RETAIN });
     this.stepsDeadLetters = deadLetterQueue('StepsDeadLetters');
     this.runnerDeadLetters = deadLetterQueue('RunnerDeadLetters');
     this.stepsQueue = new sqs.Queue(this, 'StepsQueue', {
@@ -73,6 +73,8 @@ export class LeadRunner extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       deadLetterQueue: { queue: this.stepsDeadLetters, maxReceiveCount: STEP_MAX_RECEIVES },
+      // Lead steps due within the minute: kept through any update (infra/stateful-resources.json).
+      removalPolicy: RemovalPolicy.RETAIN,
     });
     this.stepsDeadLetterAlarm = deadLetterDepthAlarm(this, 'StepsDeadLettersAlarm', this.stepsDeadLetters, 'Lead steps failed every attempt from the steps queue (redrive: docs/operations.md, "Lead steps")');
     this.runnerDeadLetterAlarm = deadLetterDepthAlarm(

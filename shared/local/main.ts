@@ -28,7 +28,10 @@ if (Boolean(publicKey) !== Boolean(privateKey)) {
 // Everything under the data folder (records, outbox, credentials) is the owner's alone.
 mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 chmodSync(dataDir, 0o700);
-const dynamo = await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
+// DYNAMODB_ENDPOINT set: that DynamoDB (Local) holds the table (the smoke test's run in the suite
+// uses the suite's); otherwise one is started with its data under DATA_DIR.
+const givenEndpoint = process.env.DYNAMODB_ENDPOINT;
+const dynamo = givenEndpoint ? { endpoint: givenEndpoint, stop: async () => undefined } : await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
 process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 process.env.TABLE_NAME ??= 'call-tracking-local';
 // Local adapters: nothing leaves the machine. E-mails land in DATA_DIR/outbox/emails.jsonl.

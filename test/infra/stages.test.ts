@@ -4,6 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { stackName } from '../../infra/settings.js';
 import { CallTrackingStack } from '../../infra/stack.js';
 import { type CfnResource, inspect } from './support.js';
+import { readFileSync } from 'node:fs';
+import { validateTemplate, replacementPropertiesOf } from '../../infra/checks/cfn-spec.js';
+import { compareStatefulResources, statefulResourcesOf, unretained, type StatefulResourceList } from '../../infra/checks/stateful-resources.js';
+import { templatesOf } from '../../infra/checks/synth-stages.js';
+import { stackFacts } from '../../bench/cost-model.js';
+import { FUNCTION_MEMORY_MB } from '../../infra/function-sizing.js';
+import { routeGroups } from '../../shared/http/route-groups.js';
+import { METRIC } from '../../shared/observability/metric-names.js';
+import { SWEEP_INTERVAL_MINUTES } from '../../shared/calls/stale-calls.js';
 
 /**
  * Properties that name a resource uniquely in an account (and region): two stages' stacks must
@@ -99,5 +108,61 @@ describe('two stages in one account and region', () => {
       const roles = Object.values(stages[index]!.resourcesOfType('AWS::IAM::Role'));
       for (const role of roles) expect(role.Properties.Tags).toContainEqual({ Key: 'stage', Value: stage });
     }
+  });
+});
+
+// Both stages' templates, the nested stacks' included, synthesized once above (synth is the slow part).
+const templates = stacks.map((stack) => templatesOf(stack));
+
+describe('upgrades that keep data (infra/stateful-resources.json)', () => {
+  const committed = JSON.parse(readFileSync(new URL('../../infra/stateful-resources.json', import.meta.url), 'utf8')) as StatefulResourceList;
+
+  it.each(['prod', 'staging'])('%s keeps every pinned stateful resource: same logical id, type and replacement-forcing properties', (stage) => {
+    const { parent, nested } = templates[stage === 'prod' ? 0 : 1]!;
+    const synthesized = [parent, ...Object.values(nested)].flatMap((template) => statefulResourcesOf(template, (type) => replacementPropertiesOf(type)));
+    expect(committed[stage]?.length).toBeGreaterThanOrEqual(10);
+    // A message per resource at risk, saying what data would be lost and what to do.
+    expect(compareStatefulResources(stage, committed[stage] ?? [], synthesized).join('\n')).toBe('');
+  });
+
+  it.each(['prod', 'staging'])('%s retains every stateful resource when deleted or replaced', (stage) => {
+    const { parent, nested } = templates[stage === 'prod' ? 0 : 1]!;
+    expect([parent, ...Object.values(nested)].flatMap((template) => unretained(template))).toEqual([]);
+  });
+});
+
+describe('templates CloudFormation accepts (its resource specification, @aws-cdk/aws-service-spec)', () => {
+  it.each(['prod', 'staging'])('%s: the parent and every nested template have known types, known and required properties of the right types', (stage) => {
+    const { parent, nested } = templates[stage === 'prod' ? 0 : 1]!;
+    expect(Object.keys(nested).length).toBeGreaterThan(0);
+    const findings = Object.entries({ parent, ...nested }).flatMap(([name, template]) =>
+      validateTemplate(template).map((finding) => `${name} ${finding.resource} ${finding.path}: ${finding.problem}`),
+    );
+    expect(findings).toEqual([]);
+  });
+
+  it.each(['prod', 'staging'])('%s passes each nested stack exactly the parameters its template declares', (stage) => {
+    const stack = stacks[stage === 'prod' ? 0 : 1]!;
+    const { parent, nested } = templates[stage === 'prod' ? 0 : 1]!;
+    for (const nestedStack of stack.node.findAll().filter((construct) => construct.node.path in nested)) {
+      const template = nested[nestedStack.node.path] as { Parameters?: Record<string, { Default?: unknown }> };
+      const resourceId = stack.getLogicalId((nestedStack as unknown as { nestedStackResource: import('aws-cdk-lib').CfnElement }).nestedStackResource);
+      const passed = Object.keys((parent.Resources?.[resourceId]?.Properties?.Parameters ?? {}) as Record<string, unknown>).sort();
+      const declared = Object.entries(template.Parameters ?? {});
+      expect(passed.filter((name) => !declared.some(([declaredName]) => declaredName === name)), nestedStack.node.path).toEqual([]);
+      expect(declared.filter(([name, parameter]) => parameter.Default === undefined && !passed.includes(name)).map(([name]) => name), nestedStack.node.path).toEqual([]);
+    }
+  });
+});
+
+describe('npm run cost prices the stack as synthesized', () => {
+  it('counts its functions, their memory, alarms and polled queues as the template has them', () => {
+    const facts = stackFacts({ memoryMb: FUNCTION_MEMORY_MB, routeGroupCount: Object.keys(routeGroups).length, metricNames: Object.keys(METRIC).length, staleSweepMinutes: SWEEP_INTERVAL_MINUTES });
+    const resources = Object.values(templates[0]!.parent.Resources ?? {});
+    const functions = resources.filter((resource) => resource.Type === 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(facts.functions);
+    expect(new Set(functions.map((fn) => fn.Properties?.MemorySize))).toEqual(new Set([facts.memoryMb]));
+    expect(resources.filter((resource) => resource.Type === 'AWS::CloudWatch::Alarm')).toHaveLength(facts.alarms);
+    expect(resources.filter((resource) => resource.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(facts.polledQueues);
   });
 });
