@@ -63,8 +63,8 @@ export function stackFacts(input: { memoryMb: number; routeGroupCount: number; m
 
 /**
  * The per-operation figures. DynamoDB units are docs/benchmarks.md's billed figures ("Cost per
- * operation", a company with a subscription); the ping's duration is bench:ping's median
- * (in-process against DynamoDB Local on a shared 2-core machine, so only indicative of Lambda's).
+ * operation", a company with a subscription); durations are bench:durations' medians (in
+ * process against DynamoDB Local on a shared 2-core machine, so only indicative of Lambda's).
  */
 export const FIGURES = {
   callReadUnits: measured(15.0, 'bench:call, answered one-buyer call, company with a subscription (docs/benchmarks.md, Cost per operation)'),
@@ -76,17 +76,18 @@ export const FIGURES = {
   postWriteUnits: measured(4.0, 'Cost per operation, post'),
   leadReadUnits: measured(3.0, 'bench:call, new offer lead, subscribed'),
   leadWriteUnits: measured(18.0, 'bench:call: 17.0 WRU + 1 outbox delete'),
-  pingMs: measured(17.8, 'bench:ping median, 10-buyer offer (local, in process)'),
-  // Assumed: no bench times these paths end to end per request.
-  webhookMs: assumed(40, 'a carrier webhook: 4-5 DynamoDB requests in 3-4 steps at ~8 ms each in AWS'),
-  postMs: assumed(25, 'a post: 5 requests in 3 steps'),
-  leadMs: assumed(30, 'a lead submission: 3 requests in 3 steps'),
-  deliveryMs: assumed(150, 'an event delivery: a claim, the receiver\'s HTTP answer (~100 ms), the log'),
-  backgroundMs: assumed(40, 'a lead step, a sweeper run, an outbox envelope'),
+  // Medians of one `npm run bench:durations` run (2026-11-28, docs/benchmarks.md "Handler durations"): warm,
+  // through the local gateway against DynamoDB Local on a shared 2-core machine, so indicative only.
+  pingMs: measured(33.8, 'bench:durations median, ping of a 10-buyer offer'),
+  webhookMs: measured(38.6, 'bench:durations, mean of the four carrier webhooks\' medians (58.9, 32.4, 28.1, 35.1 ms)'),
+  postMs: measured(34.1, 'bench:durations median, post'),
+  leadMs: measured(36.1, 'bench:durations median, lead submission'),
+  deliveryMs: measured(46, 'bench:durations: 231 ms median for the 5 queue messages of a call and a lead (the receiver on loopback), per message'),
+  backgroundMs: assumed(40, 'a lead step, a sweeper run: like a webhook (no bench times them)'),
   apiReadsPerCall: assumed(1, 'the customer\'s own API requests (lists, reports) per call'),
   coldStartShare: assumed(0.02, 'share of invocations that start a new instance'),
   initMs: measured(250, 'function init, bench:bundles (130-300 ms on this machine); AWS bills the init phase'),
-  deliveryInvocationsPerCall: assumed(4, 'outbox envelopes (3 per call) and the call_ended delivery to one subscription, one per invocation at low volume'),
+  deliveryInvocationsPerCall: assumed(4, 'queue messages of a call, each its own invocation at low volume (bench:durations counts 5 for a call and a lead in a subscribed company)'),
   deliveryReadUnitsPerCall: assumed(2, 'the delivery\'s reads (subscriptions, the claim)'),
   deliveryWriteUnitsPerCall: assumed(3, 'the claim, the webhook log entry, the claim settled'),
   scheduledStepsPerLead: assumed(1, 'one wait of a minute or more per lead (an EventBridge Scheduler entry)'),

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { savedCarrierToken } from './carrier-token.js';
 import { formatSmokeResult, redactSecrets, runSmokeSteps, smokeFailed } from '../smoke/runner.js';
-import { smokeContext, smokeSteps } from '../smoke/steps.js';
+import { deleteSmokeRecords, smokeContext, smokeSteps } from '../smoke/steps.js';
 
 /**
  * `npm run smoke -- --api-url <ApiUrl> --keys <public:private> [--carrier-token-secret <name> |
@@ -69,6 +69,14 @@ const context = smokeContext({
   waitSeconds: values['wait-seconds'] ? Number(values['wait-seconds']) : undefined,
 });
 console.log(`Smoke test of ${values['api-url']} (records named ${context.name})`);
+// Interrupted: the records made so far are deleted before exiting, as after a failed step.
+process.once('SIGINT', () => {
+  console.log('Interrupted: deleting the smoke records made so far');
+  deleteSmokeRecords(context)
+    .then((deleted) => console.log(`Deleted ${deleted} record(s)`))
+    .catch((error: unknown) => console.log(redactSecrets(`Could not delete every smoke record: ${error instanceof Error ? error.message : String(error)}`, context.secrets)))
+    .finally(() => process.exit(130));
+});
 const results = await runSmokeSteps(smokeSteps(), context, { onResult: (result) => console.log(redactSecrets(formatSmokeResult(result), context.secrets)) });
 const counts = { pass: 0, fail: 0, skip: 0 };
 for (const result of results) counts[result.outcome]++;

@@ -359,15 +359,28 @@ export function smokeSteps(): SmokeStep<SmokeContext>[] {
       name: 'smoke records deleted',
       always: true,
       async run(context) {
-        const failures: string[] = [];
-        for (const record of [...context.created].reverse()) {
-          const reply = await context.request('DELETE', `${record.path}/${record.id}`);
-          if (reply.status !== 200 && reply.status !== 204 && reply.status !== 404) failures.push(`DELETE ${record.path}/${record.id} answered ${reply.status}`);
-        }
-        if (context.receiver) await new Promise<void>((done) => context.receiver!.server.close(() => done()));
-        check(!failures.length, failures.join('; '));
-        return { detail: `${context.created.length} record(s)` };
+        const deleted = await deleteSmokeRecords(context);
+        return { detail: `${deleted} record(s)` };
       },
     },
   ];
+}
+
+/**
+ * Deletes what the run made, newest first (a 404 is fine: deleted already, or with its parent),
+ * and stops the receiver; throws naming the deletes that failed. The last step, and what an
+ * interrupted run (Ctrl-C) does before it exits.
+ */
+export async function deleteSmokeRecords(context: SmokeContext): Promise<number> {
+  const records = context.created.splice(0).reverse();
+  const failures: string[] = [];
+  for (const record of records) {
+    const reply = await context.request('DELETE', `${record.path}/${record.id}`);
+    if (reply.status !== 200 && reply.status !== 204 && reply.status !== 404) failures.push(`DELETE ${record.path}/${record.id} answered ${reply.status}`);
+  }
+  const receiver = context.receiver;
+  context.receiver = undefined;
+  if (receiver) await new Promise<void>((done) => receiver.server.close(() => done()));
+  check(!failures.length, failures.join('; '));
+  return records.length;
 }

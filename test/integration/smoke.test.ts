@@ -59,17 +59,34 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** `npm run smoke -- <args>` against the service: its output and exit code. */
+async function smoke(args: string[]): Promise<{ output: string; code: number | null }> {
+  const run = spawn(tsx, ['shared/local/smoke-cli.ts', '--api-url', apiUrl, '--keys', `${keys.public}:${keys.private}`, ...args], { env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  run.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  run.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((done) => run.once('exit', done));
+  return { output, code };
+}
+
+const authorization = () => `Basic ${Buffer.from(`${keys.public}:${keys.private}`).toString('base64')}`;
+
+/** What the smoke test may leave behind: nothing but calls. */
+async function leftovers(): Promise<Record<string, unknown[]>> {
+  const found: Record<string, unknown[]> = {};
+  for (const resource of ['buyers', 'offers', 'inbound_webhooks', 'phone_numbers', 'schedules', 'subscriptions', 'leads', 'secret_items']) {
+    const listed = (await (await fetch(`${apiUrl}/api/v1/${resource}`, { headers: { authorization: authorization() } })).json()) as Record<string, unknown[]>;
+    found[resource] = listed[resource]!;
+  }
+  return found;
+}
+
+const NOTHING_LEFT = { buyers: [], offers: [], inbound_webhooks: [], phone_numbers: [], schedules: [], subscriptions: [], leads: [], secret_items: [] };
+
 describe('npm run smoke against npm start', () => {
   it('passes every step, with a bought number, the carrier token npm start saved and a receiver', async () => {
     const receiverUrl = `http://127.0.0.1:${await freePort()}/hook`;
-    const run = spawn(tsx, ['shared/local/smoke-cli.ts', '--api-url', apiUrl, '--keys', `${keys.public}:${keys.private}`, '--buy-number', '--receiver-url', receiverUrl], {
-      env: childEnv({}),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    run.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    run.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((done) => run.once('exit', done));
+    const { output, code } = await smoke(['--buy-number', '--receiver-url', receiverUrl]);
     const all = output.split('\n').filter((line) => /^(PASS|FAIL|SKIP) /.test(line));
     // The console is checked once the route table has it (skipped until then).
     const consoleLine = all.filter((line) => line.includes(' console answers '));
@@ -102,10 +119,18 @@ describe('npm run smoke against npm start', () => {
     expect(output).not.toContain(keys.private);
     expect(output).not.toContain('whsec_');
     // Nothing left behind but the call (calls cannot be deleted).
-    const authorization = `Basic ${Buffer.from(`${keys.public}:${keys.private}`).toString('base64')}`;
-    for (const resource of ['buyers', 'offers', 'inbound_webhooks', 'phone_numbers', 'schedules', 'subscriptions', 'leads', 'secret_items']) {
-      const listed = (await (await fetch(`${apiUrl}/api/v1/${resource}`, { headers: { authorization } })).json()) as Record<string, unknown[]>;
-      expect(listed[resource], resource).toEqual([]);
-    }
+    expect(await leftovers()).toEqual(NOTHING_LEFT);
+  }, 180_000);
+
+  it('fails on a step half-way (a wrong carrier token), skips what depends on it, still deletes its records and exits 1', async () => {
+    const { output, code } = await smoke(['--buy-number', '--carrier-token', 'not-the-carrier-token']);
+    expect(output).toMatch(/^FAIL {2}call played through the voice webhooks: routed, answered, ended, converted \(\d+ ms\): .*answered 403/m);
+    expect(output).toMatch(/^SKIP {2}call shows in the calls list and in reports \(0 ms\): needs call played/m);
+    expect(output).toMatch(/^PASS {2}lead waits a minute as a scheduled step/m);
+    expect(output).toMatch(/^PASS {2}smoke records deleted \(\d+ ms\): 8 record\(s\)$/m);
+    expect(output).toMatch(/^FAILED: \d+ passed, 1 failed, \d+ skipped$/m);
+    expect(output).not.toContain('not-the-carrier-token');
+    expect(code).toBe(1);
+    expect(await leftovers()).toEqual(NOTHING_LEFT);
   }, 180_000);
 });
