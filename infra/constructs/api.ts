@@ -52,9 +52,9 @@ export interface ServiceApiProps {
   routes?: readonly RouteDefinition[];
 }
 
-/** The routes partners call without credentials: ping and post, every method (preflight too). */
+/** The routes partners call without credentials: ping, post and full, every method (preflight too). */
 export function isPartnerRoute(route: RouteDefinition): boolean {
-  return /^\/api\/v1\/inbound_webhooks\/(ping|post)\//.test(route.path);
+  return /^\/api\/v1\/inbound_webhooks\/(ping|post|full)\//.test(route.path);
 }
 
 /**
