@@ -74,7 +74,7 @@ export const trafficSources = defineResource({
     v.object({ name: v.optional(presentString), description: optionalText, time_zone: v.optional(timeZoneParam), ...trafficSourcePartyFields }),
     v.transform((fields) => ({ ...fields, name: fields.name ?? partyName(fields) })),
     v.forward(
-      v.check((fields) => fields.name !== undefined, 'is required (or give company_name, first_name or last_name)'),
+      v.check((fields) => fields.name !== undefined, 'is required'),
       ['name'],
     ),
   ),
