@@ -268,7 +268,8 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   'leads.submit': {
     summary: 'Submit a lead',
-    description: 'Authorised by `lead_token` alone; parameters in the query string, form fields or JSON, mixed. Every parameter the lead table does not name is a data token (docs/leads.md).',
+    description:
+      'Authorised by `lead_token` alone; parameters in the query string, form fields or JSON, mixed. Every parameter the lead table does not name is a data token (docs/leads.md). `assign_trackdrive_number` is read as `assign_service_number`, and its number is answered as `service_number_plain` and `trackdrive_number_plain` (docs/compatibility.md). Also served at `/api/v1/leads/capture`.',
     freeParams: 'lead_token, caller_id, email, data and the other parameters of the lead table; any other parameter is a data token.',
     response: leadTokenAnswer,
     errors: [403, 404, 422],
