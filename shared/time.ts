@@ -47,9 +47,10 @@ export function isValidTimeZone(name: string): boolean {
 // plus the forms clients send in practice. Groups: date, then an optional time after "T" or spaces, then an
 // optional offset ("Z", "UTC", "+05:30", "+0530", "+05") or, after whitespace, bare "HHMM"/"HH:MM" digits:
 // a "+" that form-decoding of an unescaped query string turned into a space ("... 12:00:00 +0000" arrives
-// as "... 12:00:00  0000"). A "-" survives decoding, so only positive offsets need that fallback.
+// as "... 12:00:00  0000"). A "-" survives decoding, so only positive offsets need that fallback. Months,
+// days and hours may have one digit, as PHP's date('Y-n-j G:i:s') writes them (docs/compatibility.md).
 const API_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:(?:T| +)(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?: *(Z|UTC|[+-]\d{2}(?::?\d{2})?)| +(\d{2}:?\d{2}))?)?$/;
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:T| +)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?: *(Z|UTC|[+-]\d{2}(?::?\d{2})?)| +(\d{2}:?\d{2}))?)?$/;
 
 /** Largest offset accepted, in hours; real zones stay within -12..+14. */
 const MAX_OFFSET_HOURS = 18;
@@ -68,6 +69,7 @@ function offsetZone(text: string): Zone | undefined {
 /**
  * Parse a time parameter of the API. Accepted (surrounding whitespace ignored):
  * - `2026-11-01 12:00:00 +0000`, also `-0500`, `+05:30`, `+05`, `Z`, `UTC`, with or without the space;
+ * - one-digit months, days and hours: `2026-1-5 9:00:00 -0500`;
  * - `2026-11-01 12:00:00` and `2026-11-01 12:00` (no seconds): wall-clock time in `timeZone`;
  * - `2026-11-01`: midnight starting that day in `timeZone`;
  * - ISO 8601 extended format: `2026-11-21T05:31:00Z`, `2026-11-21T05:31:00.123-05:00`, `2026-11-21T05:31`

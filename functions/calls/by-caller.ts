@@ -4,6 +4,7 @@ import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
 import { normalizeCallerNumber } from '../../shared/phone.js';
 import { callPageSchema, CLOCK_SLACK_MS } from './call-filters.js';
+import { externalIdsOf } from './call-external-ids.js';
 import { callRow, callsByCaller, cursorListResult } from './call-pages.js';
 import { cursorKey, cursorPosition, nextCursor } from '../../shared/http/list-cursor.js';
 
@@ -23,9 +24,10 @@ export const callsByCallerNumber: Operation = async (request) => {
   const beforeId = cursorPosition(params.cursor, key, companyId, RESOURCE);
   const found = await callsByCaller(caller, { companyId, beforeId, fromMs: ID_EPOCH_MS, toMs: request.now.getTime() + CLOCK_SLACK_MS, limit: params.per_page + 1 });
   const calls = found.slice(0, params.per_page);
+  const external = await externalIdsOf(companyId, calls, params.columns);
   return cursorListResult(
     'calls',
-    calls.map((call) => callRow(call, params.time_zone ?? 'UTC', params.columns)),
+    calls.map((call) => callRow(call, params.time_zone ?? 'UTC', params.columns, external.get(call.id))),
     {
       caller_number: caller,
       per_page: params.per_page,

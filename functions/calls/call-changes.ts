@@ -25,6 +25,22 @@ const contactText = blankable(
 /** Money in whole cents, not negative. */
 export const moneyParam = v.pipe(decimalParam, v.minValue(0, 'must be greater than or equal to 0'), v.transform(cents));
 
+/** Deepest nesting flattened; anything deeper is left as is (and refused as not a plain value). */
+const FLATTEN_DEPTH = 4;
+
+/** `{a: {b: 1}, c: [1, 2]}` → `{"a.b": 1, c: "1,2"}`. Pure. */
+export function flattenHash(hash: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const add = (key: string, value: unknown, depth: number) => {
+    if (value && typeof value === 'object' && !Array.isArray(value) && depth < FLATTEN_DEPTH) {
+      for (const [inner, innerValue] of Object.entries(value)) add(`${key}.${inner}`, innerValue, depth + 1);
+    } else if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) out[key] = value.map(String).join(',');
+    else out[key] = value;
+  };
+  for (const [key, value] of Object.entries(hash)) add(key, value, 0);
+  return out;
+}
+
 /**
  * A hash of plain values (string, number, boolean, null), as call data and routing tokens are,
  * within the call data limits (shared/calls/call-limits.ts); `adjustCall` checks the merged hash
@@ -32,6 +48,10 @@ export const moneyParam = v.pipe(decimalParam, v.minValue(0, 'must be greater th
  */
 export const dataParam = jsonObject(
   v.pipe(
+    // Nested hashes (a key press's `data: {customer_info: {...}}`) become dotted keys, as a
+    // ping's tokens do (docs/compatibility.md): call data stays a hash of plain values.
+    v.unknown(),
+    v.transform((value) => flattenHash(value as Record<string, unknown>)),
     v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), v.null()], 'is not a plain value (string, number, boolean or null)')),
     v.rawCheck(({ dataset, addIssue }) => {
       if (dataset.typed) for (const message of dataProblems(dataset.value)) addIssue({ message });
@@ -58,13 +78,27 @@ export const changesSchema = v.object({
 export const CHANGEABLE_FIELDS = Object.keys(changesSchema.entries);
 
 /**
+ * `post_call_tokens`, the hosted service's name of the hash of contact fields a buyer's postback
+ * sends (docs/compatibility.md), merged under `data` (`data`'s own keys win). Pure.
+ */
+export function withPostCallTokens(params: Params): Params {
+  const tokens = params.post_call_tokens;
+  if (!tokens || typeof tokens !== 'object' || Array.isArray(tokens)) return params;
+  const { post_call_tokens: _tokens, ...rest } = params;
+  const data = rest.data && typeof rest.data === 'object' && !Array.isArray(rest.data) ? (rest.data as Record<string, unknown>) : {};
+  const merged = { ...(tokens as Record<string, unknown>), ...data };
+  return Object.keys(merged).length ? { ...rest, data: merged } : rest;
+}
+
+/**
  * The changes a request asks for: the fields it sent (also inside a `call` root node), validated
  * all at once (422 naming each bad field). Other parameters are ignored; sending none of the
  * fields is a 422.
  */
 export function callChanges(params: Params): Record<string, unknown> {
   const wrapped = params.call;
-  const input: Params = wrapped && typeof wrapped === 'object' && !Array.isArray(wrapped) ? { ...params, ...(wrapped as Params) } : params;
+  const unwrapped: Params = wrapped && typeof wrapped === 'object' && !Array.isArray(wrapped) ? { ...params, ...(wrapped as Params) } : params;
+  const input = withPostCallTokens(unwrapped);
   const validated = validate(changesSchema, input) as Record<string, unknown>;
   const changes = Object.fromEntries(Object.entries(validated).filter(([field, value]) => field in input && value !== undefined));
   if (Object.keys(changes).length === 0) throw new ValidationError({ base: [`nothing to change (fields: ${CHANGEABLE_FIELDS.join(', ')})`] });

@@ -8,6 +8,7 @@ import { listEnvelope } from '../../shared/http/envelope.js';
 import { jsonResponse } from '../../shared/http/middleware/responses.js';
 import type { OperationResult } from '../../shared/http/request.js';
 import { pickColumns } from '../../shared/resources/serialize.js';
+import type { CallExternalIds } from './call-external-ids.js';
 
 /**
  * Reading calls newest first, a page at a time, from wherever they are indexed: the day
@@ -95,9 +96,9 @@ export async function callsById(ids: readonly number[], read: CallRead): Promise
     .slice(0, read.limit);
 }
 
-/** A call as a list row: the API view in `timeZone`, only `columns` when asked. */
-export function callRow(call: Record<string, unknown>, timeZone: string, columns?: readonly string[]): Record<string, unknown> {
-  return pickColumns(callView(call, timeZone), columns);
+/** A call as a list row: the API view in `timeZone`, only `columns` when asked; `external`: its external ids (call-external-ids.ts). */
+export function callRow(call: Record<string, unknown>, timeZone: string, columns?: readonly string[], external?: CallExternalIds): Record<string, unknown> {
+  return pickColumns(callView(call, timeZone, external), columns);
 }
 
 /**

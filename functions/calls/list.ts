@@ -10,6 +10,7 @@ import { countMatchingCalls, type CallSource } from './call-count.js';
 import { daysWithCalls } from '../../shared/calls/call-day-counts.js';
 import { readCallDayCounts } from '../../shared/calls/call-day-count-store.js';
 import { cursorKey, cursorPosition, nextCursor } from '../../shared/http/list-cursor.js';
+import { externalIdsOf } from './call-external-ids.js';
 
 /** Cursors of this list are bound to this name (and the company). */
 const RESOURCE = 'calls';
@@ -68,7 +69,8 @@ export const listCalls: Operation = async (request) => {
           : await countMatchingCalls({ source, read, callerNumber: params.caller_number, counts, nowMs: request.now.getTime() });
 
   const wanted = found.slice(skip, skip + params.per_page);
-  const allRows = wanted.map((call) => callRow(call, timeZone, params.columns));
+  const external = await externalIdsOf(companyId, wanted, params.columns);
+  const allRows = wanted.map((call) => callRow(call, timeZone, params.columns, external.get(call.id)));
   // A page stops early when its rows would pass the response budget; the cursor goes on from there.
   const fits = rowsWithinBudget(allRows);
   const calls = wanted.slice(0, fits);
@@ -81,6 +83,8 @@ export const listCalls: Operation = async (request) => {
     // The CSV body has no metadata: the next page's cursor travels in a header.
     return { kind: 'raw', response: { ...response, headers: { ...response.headers, 'x-next-cursor': String(next) } } };
   }
-  const metadata = { ...(totalCount === undefined ? {} : { total_count: totalCount }), ...(params.cursor === undefined ? { page: params.page } : {}), per_page: params.per_page, cursor: params.cursor ?? '-1', next_cursor: next };
+  // total_pages beside total_count: clients compute their page loops from it (docs/compatibility.md).
+  const counted = totalCount === undefined ? {} : { total_count: totalCount, total_pages: Math.ceil(totalCount / params.per_page) };
+  const metadata = { ...counted, ...(params.cursor === undefined ? { page: params.page } : {}), per_page: params.per_page, cursor: params.cursor ?? '-1', next_cursor: next };
   return cursorListResult('calls', rows, metadata, !params.root);
 };

@@ -2,6 +2,7 @@ import { ID_EPOCH_MS } from '../../shared/db/ids.js';
 import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
 import { callPageSchema, CLOCK_SLACK_MS } from './call-filters.js';
+import { externalIdsOf } from './call-external-ids.js';
 import { callRow, callsInProgress, cursorListResult } from './call-pages.js';
 import { cursorKey, cursorPosition, nextCursor } from '../../shared/http/list-cursor.js';
 
@@ -18,9 +19,10 @@ export const listLiveCalls: Operation = async (request) => {
   const beforeId = cursorPosition(params.cursor, key, companyId, RESOURCE);
   const found = await callsInProgress({ companyId, beforeId, fromMs: ID_EPOCH_MS, toMs: request.now.getTime() + CLOCK_SLACK_MS, limit: params.per_page + 1 });
   const calls = found.slice(0, params.per_page);
+  const external = await externalIdsOf(companyId, calls, params.columns);
   return cursorListResult(
     'calls',
-    calls.map((call) => callRow(call, params.time_zone ?? 'UTC', params.columns)),
+    calls.map((call) => callRow(call, params.time_zone ?? 'UTC', params.columns, external.get(call.id))),
     {
       per_page: params.per_page,
       cursor: params.cursor ?? '-1',

@@ -1,4 +1,5 @@
 import type { Operation } from '../../shared/http/request.js';
+import { externalIdsOf } from './call-external-ids.js';
 import { callRow } from './call-pages.js';
 import { findCompanyCall, viewParams } from './find-call.js';
 
@@ -6,5 +7,6 @@ import { findCompanyCall, viewParams } from './find-call.js';
 export const showCall: Operation = async (request) => {
   const view = viewParams(request.params);
   const call = await findCompanyCall(request.auth.companyId, request.pathParams.id);
-  return { kind: 'record', root: 'call', record: callRow(call, view.timeZone, view.columns) };
+  const external = await externalIdsOf(request.auth.companyId, [call], view.columns);
+  return { kind: 'record', root: 'call', record: callRow(call, view.timeZone, view.columns, external.get(call.id)) };
 };

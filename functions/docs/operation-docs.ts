@@ -1,6 +1,7 @@
 import { CALL_COLUMNS } from '../../shared/calls/call-view.js';
 import { STAT_FIELDS } from '../../shared/calls/rollups.js';
 import { WEBHOOK_LOG_COLUMNS } from '../../shared/events/webhook-logs.js';
+import type { JsonSchema } from '../../shared/http/openapi/json-schema.js';
 import type { OperationDoc, RowsDoc } from '../../shared/http/openapi/operation-doc.js';
 import { serializerParams } from '../../shared/http/openapi/resource-operations.js';
 import { buyers } from '../../shared/resources/buyers.js';
@@ -59,7 +60,36 @@ const partnerParams =
   '`caller_id`, `traffic_source_id`, `auth_token` (when the webhook requires it) and any other parameters, which are tokens for the buyers\' filters (docs/ping-post.md).';
 const carrierParams = "The carrier's form fields (CallSid, From, To, CallStatus, DialCallStatus, ...), as Twilio sends them.";
 const twiml = { status: 200, description: 'TwiML for the carrier; a callback about no live call gets a neutral answer, never an error.', content: { 'text/xml': { type: 'string' } } } as const;
-const partnerAnswer = { type: 'object', properties: { success: { type: 'boolean' } }, description: 'The partner-facing answer (docs/ping-post.md).' } as const;
+const partnerBuyer: JsonSchema = {
+  type: 'object',
+  properties: {
+    buyer_id: { type: 'integer' },
+    id: { type: 'integer', description: 'The same as `buyer_id` (the hosted service\'s name).' },
+    name: { type: ['string', 'null'] },
+    bid: { type: ['number', 'null'] },
+    bid_price: { type: ['number', 'null'], description: 'The same as `bid` (the hosted service\'s name).' },
+    tier: { type: 'number' },
+    ping_id: { type: 'string' },
+  },
+};
+const partnerAnswer: JsonSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    status: { type: 'integer' },
+    errors: { type: 'array', items: { type: 'string' }, description: 'Messages, a field\'s led by its name; empty on success (docs/compatibility.md).' },
+    field_errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'The same messages by field, on a refusal.' },
+    ping_id: { type: 'string' },
+    try_all_buyers_ping_id: { type: 'string' },
+    buyers: { type: 'array', items: partnerBuyer },
+    phone_number: { type: 'string' },
+    service_number: { type: 'string' },
+    trackdrive_number: { type: 'string', description: 'The same as `service_number` (the hosted service\'s name).' },
+    forwarding_number: { type: 'string', description: 'The same as `service_number`: the number to forward the caller to.' },
+    forwarding_number_status: { type: 'string', enum: ['accepted'] },
+  },
+  description: 'The partner-facing answer (docs/ping-post.md).',
+};
 const corsHeaders = Object.fromEntries(Object.keys(CORS_HEADERS).map((name) => [name, { description: 'CORS, for browser forms.', schema: { type: 'string' as const } }]));
 
 const lead: RowsDoc = { name: 'Lead', columns: LEAD_COLUMNS };
@@ -106,8 +136,16 @@ export const operationDocs: Record<string, OperationDoc> = {
     response: { status: 200, description: 'The number to dial.', content: { 'application/json': partnerAnswer } },
     errors: [401, 404, 410, 422],
   },
+  'inbound_webhooks.full': {
+    summary: 'Full: ping and post in one request',
+    description: 'Pings, then posts with the try-all ping id: the post\'s answer plus the ping\'s `buyers`; a ping that finds no buyer answers as the ping does. A post without `ping_id` does the same (docs/ping-post.md).',
+    freeParams: partnerParams,
+    pathParams: { vanity_uri: { description: "The inbound webhook's vanity name." } },
+    response: { status: 200, description: 'The number to dial.', content: { 'application/json': partnerAnswer } },
+    errors: [401, 410, 422, 429],
+  },
   'inbound_webhooks.preflight': {
-    summary: 'CORS preflight of ping and post',
+    summary: 'CORS preflight of ping, post and full',
     pathParams: { vanity_uri: { description: "The inbound webhook's vanity name." } },
     response: { status: 204, description: 'Browser forms may call ping and post.', headers: corsHeaders },
   },
@@ -231,7 +269,8 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   'leads.submit': {
     summary: 'Submit a lead',
-    description: 'Authorised by `lead_token` alone; parameters in the query string, form fields or JSON, mixed. Every parameter the lead table does not name is a data token (docs/leads.md).',
+    description:
+      'Authorised by `lead_token` alone; parameters in the query string, form fields or JSON, mixed. Every parameter the lead table does not name is a data token (docs/leads.md). `assign_trackdrive_number` is read as `assign_service_number`, and its number is answered as `service_number_plain` and `trackdrive_number_plain` (docs/compatibility.md). Also served at `/api/v1/leads/capture`.',
     freeParams: 'lead_token, caller_id, email, data and the other parameters of the lead table; any other parameter is a data token.',
     response: leadTokenAnswer,
     errors: [403, 404, 422],

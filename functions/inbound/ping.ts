@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { agentPingAnswer } from '../../shared/agents/availability.js';
 import { deleteDayRecord, putDayRecord } from '../../shared/db/day-records.js';
 import { timeSortableId } from '../../shared/db/ids.js';
-import { getRecord } from '../../shared/db/records.js';
+import { keys } from '../../shared/db/keys.js';
+import { getLookup, getRecord, type StoredRecord } from '../../shared/db/records.js';
 import type { Operation, OperationRequest } from '../../shared/http/request.js';
 import { normalizeCallerNumber } from '../../shared/phone.js';
 import { serviceRandom } from '../../shared/routing/random.js';
@@ -64,6 +65,18 @@ export function rateChecks(webhook: Record<string, unknown>, trafficSourceId: nu
   return checks;
 }
 
+/**
+ * The traffic source a partner names: by id, else by the company's own external id
+ * (`user_traffic_source_id`), which is what partners of the hosted service were given (a number
+ * there, or text such as `source_abc`: docs/compatibility.md). Undefined when neither matches.
+ */
+export async function trafficSourceNamed(companyId: number, text: string): Promise<number | undefined> {
+  if (!text || text.length > 255) return undefined;
+  if (/^\d{1,16}$/.test(text) && (await getRecord(companyId, 'traffic_sources', Number(text)))) return Number(text);
+  const lookup = await getLookup(keys.lookup(companyId, 'traffic_sources', 'user_traffic_source_id', text));
+  return lookup ? Number(lookup.id) : undefined;
+}
+
 /** Reads and checks the caller and traffic source of a ping or post. */
 export async function callerAndSource(webhook: Record<string, unknown>, request: OperationRequest, requireCaller: boolean) {
   const params = request.params;
@@ -76,9 +89,9 @@ export async function callerAndSource(webhook: Record<string, unknown>, request:
   let trafficSourceId: number | undefined;
   const rawSource = params.traffic_source_id;
   if (rawSource !== undefined && rawSource !== '') {
-    if (!/^\d+$/.test(String(rawSource))) errors.traffic_source_id = ['is not an id'];
-    else if (!(await getRecord(companyId, 'traffic_sources', Number(rawSource)))) errors.traffic_source_id = ['does not exist'];
-    else trafficSourceId = Number(rawSource);
+    if (typeof rawSource !== 'string' && typeof rawSource !== 'number') errors.traffic_source_id = ['is not an id'];
+    else trafficSourceId = await trafficSourceNamed(companyId, String(rawSource).trim());
+    if (trafficSourceId === undefined && !errors.traffic_source_id) errors.traffic_source_id = ['does not exist'];
   } else if (webhook.require_traffic_source_id === true) {
     errors.traffic_source_id = ['is required'];
   }
@@ -92,6 +105,19 @@ export async function callerAndSource(webhook: Record<string, unknown>, request:
  * answer is kept as the ping's log entry (one write), which the post reads back by ping_id.
  */
 export const ping: Operation = async (request) => {
+  const { body } = await runPing(request);
+  return { kind: 'raw', response: inboundResponse(200, body) };
+};
+
+/** A ping decided and logged: its answer, its webhook and (for a buyers ping) its log entry, which a post reads back. */
+export interface PingOutcome {
+  webhook: StoredRecord;
+  body: Record<string, unknown> & { success: boolean };
+  log?: Record<string, unknown>;
+}
+
+/** Decides, counts and logs a ping (the `ping` operation, and the first half of `full`). */
+export async function runPing(request: OperationRequest): Promise<PingOutcome> {
   const started = performance.now();
   // The webhook, its buyers and the blacklist check in one round trip when the vanity name's
   // chain is known (shared/routing/ping-reads.ts); a caller number that is not valid is refused
@@ -106,7 +132,7 @@ export const ping: Operation = async (request) => {
     const body = await agentPingAnswer(companyId, webhook, caller ? blacklisted : false);
     const limited = await takeRateLimits(companyId, rateChecks(webhook, trafficSourceId), now);
     if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
-    return { kind: 'raw', response: inboundResponse(200, body) };
+    return { webhook, body: body as PingOutcome['body'] };
   }
   if (webhook.webhook_type !== 'check_for_available_buyer') {
     throw new InboundError(422, { webhook_type: [`${String(webhook.webhook_type)} pings are not served yet; use check_for_available_buyer`] });
@@ -124,7 +150,8 @@ export const ping: Operation = async (request) => {
   const id = timeSortableId(now.getTime());
   const pingId = String(id);
   const expiresAt = new Date(now.getTime() + PING_VALID_SECONDS * 1000);
-  const offered = chosen.map((buyer) => ({ buyer_id: buyer.id, name: buyer.name, bid: buyer.bid, ping_id: `${pingId}-${buyer.id}` }));
+  // `id`, `bid_price` and `tier` are the hosted service's names of the same facts (docs/compatibility.md).
+  const offered = chosen.map((buyer) => ({ buyer_id: buyer.id, id: buyer.id, name: buyer.name, bid: buyer.bid, bid_price: buyer.bid, tier: buyer.effectiveTier, ping_id: `${pingId}-${buyer.id}` }));
   const reason = blacklisted
     ? 'The caller is blacklisted'
     : wanted.size === 0
@@ -133,7 +160,7 @@ export const ping: Operation = async (request) => {
   const body = {
     success: chosen.length > 0,
     status: 200,
-    errors: chosen.length ? {} : { base: [reason] },
+    errors: chosen.length ? [] : [reason],
     ping_id: pingId,
     buyers: offered,
     available_buyers_count: chosen.length,
@@ -181,5 +208,5 @@ export const ping: Operation = async (request) => {
     () => deleteDayRecord(companyId, 'inbound_webhook_logs', id),
   );
   if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
-  return { kind: 'raw', response: inboundResponse(200, body) };
-};
+  return { webhook, body, log: logEntry };
+}

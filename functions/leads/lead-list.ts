@@ -143,6 +143,6 @@ export const listLeads: Operation = async (request) => {
     const response = csvResponse('leads.csv', toCsv(params.columns ?? LEAD_COLUMNS, rows));
     return { kind: 'raw', response: { ...response, headers: { ...response.headers, 'x-next-cursor': String(next), 'x-total-count': String(total) } } };
   }
-  const metadata = { ...(params.cursor === undefined ? { page: params.page } : {}), per_page: params.per_page, cursor: params.cursor ?? '-1', next_cursor: next, total_count: total };
+  const metadata = { ...(params.cursor === undefined ? { page: params.page } : {}), per_page: params.per_page, cursor: params.cursor ?? '-1', next_cursor: next, total_count: total, ...(typeof total === 'number' ? { total_pages: Math.ceil(total / params.per_page) } : {}) };
   return cursorListResult('leads', rows, metadata, !params.root);
 };

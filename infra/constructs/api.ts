@@ -53,12 +53,12 @@ export interface ServiceApiProps {
 }
 
 /**
- * The routes called without credentials from outside: partners' ping and post, and the number
- * lookup landing pages' visitors' browsers make (the number-replacement script), every method
- * (preflight too). Each gets the tighter partner throttle.
+ * The routes called without credentials from outside: partners' ping, post and one-request
+ * ping-and-post, and the number lookup landing pages' visitors' browsers make (the
+ * number-replacement script), every method (preflight too). Each gets the tighter partner throttle.
  */
 export function isPartnerRoute(route: RouteDefinition): boolean {
-  return /^\/api\/v1\/(inbound_webhooks\/(ping|post)\/|numbers\.json$)/.test(route.path);
+  return /^\/api\/v1\/(inbound_webhooks\/(ping|post|full)\/|numbers\.json$)/.test(route.path);
 }
 
 /**

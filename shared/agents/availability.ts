@@ -76,7 +76,7 @@ export async function agentPingAnswer(companyId: number, webhook: Record<string,
   return {
     success: available,
     status: 200,
-    errors: available ? {} : { base: [reason] },
+    errors: available ? [] : [reason],
     available_agents_count: found.agents.length,
     // Names and centers only: an agent's number is not the partner's to see.
     agents: found.agents.map(({ agent }) => ({ voice_agent_id: agent.id, name: agent.name, call_center_id: agent.call_center_id })),

@@ -1,5 +1,6 @@
 import { COMMON_COLUMNS } from '../resources/define.js';
 import { isoWithOffset } from '../time.js';
+import { REPORTING_COLUMNS, reportingFields } from './call-record-fields.js';
 
 /** The columns of a call in the API (list `columns`, CSV, show, events), in order. */
 export const CALL_COLUMNS = [
@@ -52,17 +53,23 @@ export const CALL_COLUMNS = [
   'transcription',
   'transcription_keyword_group_ids',
   'tags',
+  // The rest of the hosted service's call record, as reporting clients read it (call-record-fields.ts).
+  ...REPORTING_COLUMNS,
 ] as const;
+
+const REPORTING = new Set<string>(REPORTING_COLUMNS);
 
 const TIMES = new Set(['created_at', 'updated_at', 'deleted_at', 'user_updated_at', 'ended_at']);
 
-/** A stored call as the API shows it, times in `timeZone`. */
-export function callView(call: Record<string, unknown>, timeZone = 'UTC'): Record<string, unknown> {
+/** A stored call as the API shows it, times in `timeZone`; `external`: its traffic source's and buyer's external ids, when read. */
+export function callView(call: Record<string, unknown>, timeZone = 'UTC', external?: Parameters<typeof reportingFields>[1]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const reporting: Record<string, unknown> = reportingFields(call, external);
   const path = `/api/v1/calls/${String(call.id)}`;
   for (const column of CALL_COLUMNS) {
     const value = call[column];
-    if (column === 'type') out.type = 'Call';
+    if (REPORTING.has(column)) out[column] = reporting[column];
+    else if (column === 'type') out.type = 'Call';
     else if (column === 'routes_show_path' || column === 'routes_edit_path') out[column] = path;
     else if (TIMES.has(column)) out[column] = typeof value === 'string' && value ? isoWithOffset(value, timeZone) : null;
     // Calls recorded before outbound dialing existed carry no direction: they were all inbound.

@@ -24,10 +24,13 @@ export function recordEnvelope(root: string, record: ApiRecord, associations?: R
 /** Paging facts of a list: total_count, page, per_page, total_pages, or cursor and next_cursor. */
 export type ListMetadata = Record<string, unknown>;
 
-/** The list envelope (Conventions, item 6); `root=false` gives the bare array. */
-export function listEnvelope(plural: string, records: ApiRecord[], metadata: ListMetadata, bare: boolean): unknown {
+/**
+ * The list envelope (Conventions, item 6); `root=false` gives the bare array. `alsoAs`: the
+ * records under a second root too, a name clients of the hosted service read (docs/compatibility.md).
+ */
+export function listEnvelope(plural: string, records: ApiRecord[], metadata: ListMetadata, bare: boolean, alsoAs?: string): unknown {
   if (bare) return records;
-  return { status: 200, errors: {}, [plural]: records, metadata: { root: plural, ...metadata } };
+  return { status: 200, errors: {}, [plural]: records, ...(alsoAs ? { [alsoAs]: records } : {}), metadata: { root: plural, ...metadata } };
 }
 
 /** The envelope of a failed request: `status` in the body equals the HTTP status. */

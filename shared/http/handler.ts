@@ -23,7 +23,7 @@ function toResponse(result: OperationResult): ApiResponse {
     case 'record':
       return jsonResponse(200, recordEnvelope(result.root, result.record, result.associations));
     case 'list':
-      return jsonResponse(200, listEnvelope(result.plural, result.records, result.metadata, result.bare));
+      return jsonResponse(200, listEnvelope(result.plural, result.records, result.metadata, result.bare, result.alsoAs));
     case 'raw':
       return result.response;
   }

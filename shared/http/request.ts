@@ -36,7 +36,7 @@ export interface OperationRequest {
 
 export type OperationResult =
   | { kind: 'record'; root: string; record: ApiRecord; associations?: Record<string, unknown> }
-  | { kind: 'list'; plural: string; records: ApiRecord[]; metadata: ListMetadata; bare: boolean }
+  | { kind: 'list'; plural: string; records: ApiRecord[]; metadata: ListMetadata; bare: boolean; /** The records again under this root too (ResourceDefinition.listAlsoAs). */ alsoAs?: string }
   | { kind: 'raw'; response: ApiResponse };
 
 export type Operation = (request: OperationRequest) => Promise<OperationResult>;

@@ -10,6 +10,7 @@
  */
 import type { RouteGroup } from './route-groups.js';
 import type { RouteDefinition } from './route-definition.js';
+import { withJsonTwins } from './format-suffix.js';
 import { adminRoutes } from './routes/admin.js';
 import { buyersRoutes } from './routes/buyers.js';
 import { callsRoutes } from './routes/calls.js';
@@ -28,8 +29,8 @@ import { voiceRoutes } from './routes/voice.js';
 export { routeGroups, type RouteGroup } from './route-groups.js';
 export { type AuthKind, type HttpMethod, type RouteDefinition, resourceRoutes, routeKey } from './route-definition.js';
 
-/** Each route group's routes (the type makes a group without its module fail to compile). */
-export const routesByGroup: Readonly<Record<RouteGroup, readonly RouteDefinition[]>> = {
+/** Each route group's own routes, as its module declares them. */
+const declaredByGroup: Readonly<Record<RouteGroup, readonly RouteDefinition[]>> = {
   subscriptions: subscriptionsRoutes,
   offers: offersRoutes,
   integrations: integrationsRoutes,
@@ -45,6 +46,14 @@ export const routesByGroup: Readonly<Record<RouteGroup, readonly RouteDefinition
   calls: callsRoutes,
   docs: docsRoutes,
 };
+
+/**
+ * Each route group's routes (the type makes a group without its module fail to compile), with the
+ * `.json` twins of its routes (shared/http/format-suffix.ts), which its handler resolves itself.
+ */
+export const routesByGroup: Readonly<Record<RouteGroup, readonly RouteDefinition[]>> = Object.fromEntries(
+  (Object.keys(declaredByGroup) as RouteGroup[]).map((group) => [group, withJsonTwins(declaredByGroup[group])]),
+) as unknown as Record<RouteGroup, readonly RouteDefinition[]>;
 
 export const routes: readonly RouteDefinition[] = Object.values(routesByGroup).flat();
 

@@ -207,13 +207,29 @@ export function tokenValue(value: unknown): PlainValue {
 }
 
 /**
+ * Parameters under the hosted service's own names, which the reference neutralised, by the
+ * reference's name (docs/compatibility.md): read as the reference's name unless that is sent too.
+ */
+export const PARAMETER_ALIASES: Readonly<Record<string, string>> = { assign_trackdrive_number: 'assign_service_number' };
+
+function withParameterAliases(params: Record<string, unknown>): Record<string, unknown> {
+  let out = params;
+  for (const [alias, name] of Object.entries(PARAMETER_ALIASES)) {
+    if (!(alias in out)) continue;
+    const { [alias]: value, ...rest } = out;
+    out = name in rest ? rest : { ...rest, [name]: value };
+  }
+  return out;
+}
+
+/**
  * Reads a submission's parameters: the named ones validated, every other one a token. Throws
  * one 422 naming every failing field (data over the token limits included: the API refuses
  * over-limit data, it never trims it silently).
  */
 export function readSubmission(params: Record<string, unknown>): LeadSubmission {
   const lift = parseBooleanWord(params.auto_format_nested_fields) === true;
-  const input = lift ? liftNestedFields(params) : params;
+  const input = withParameterAliases(lift ? liftNestedFields(params) : params);
   const named: Record<string, unknown> = {};
   const tokens: Record<string, PlainValue> = {};
   for (const [key, value] of Object.entries(input)) {

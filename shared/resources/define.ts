@@ -168,6 +168,8 @@ export interface ResourceDefinition extends ResourceRouting, ResourceView {
   associations?: Record<string, Association>;
   /** Envelope root node of a list. */
   plural: string;
+  /** The list's records under this root too, beside `plural` (a name the hosted service's clients read; docs/compatibility.md). */
+  listAlsoAs?: string;
   createSchema: FieldsSchema;
   updateSchema: FieldsSchema;
   /** Field values `new` shows and `create` starts from. */

@@ -335,7 +335,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       if (request.route.path.endsWith('.csv') || params.format === 'csv') {
         return { kind: 'raw', response: csvResponse(`${resource.plural}.csv`, toCsv(params.columns ?? allColumns(resource), rows)) };
       }
-      return { kind: 'list', plural: resource.plural, records: rows, metadata: listed.metadata, bare: !params.root };
+      return { kind: 'list', plural: resource.plural, records: rows, metadata: listed.metadata, bare: !params.root, ...(resource.listAlsoAs ? { alsoAs: resource.listAlsoAs } : {}) };
     },
 
     new: async (request) => {

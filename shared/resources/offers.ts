@@ -47,14 +47,40 @@ export const offers = defineResource({
   generate: () => ({ lead_token: token(), offer_token: token() }),
 });
 
+/** A traffic source's party and external id, as the hosted service's clients send them. */
+const trafficSourcePartyFields = {
+  user_traffic_source_id: optionalText,
+  first_name: optionalText,
+  last_name: optionalText,
+  company_name: optionalText,
+  email: optionalText,
+};
+
+/** The name a traffic source created without one is shown with: its company, else its person. */
+function partyName(fields: { company_name?: string | null; first_name?: string | null; last_name?: string | null }): string | undefined {
+  if (fields.company_name) return fields.company_name;
+  const person = [fields.first_name, fields.last_name].filter(Boolean).join(' ');
+  return person || undefined;
+}
+
 export const trafficSources = defineResource({
   ...routing.trafficSources,
   ...trafficSourcesView,
   root: 'traffic_source',
   plural: 'traffic_sources',
-  createSchema: v.object({ name: presentString, description: optionalText, time_zone: v.optional(timeZoneParam) }),
-  updateSchema: v.object({ name: v.optional(presentString), description: optionalText, time_zone: v.optional(timeZoneParam) }),
-  defaults: { name: null, description: null, time_zone: 'UTC' },
-  order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
-  fulltextFields: ['name', 'description'],
+  // Created the hosted service's way too: a person or company and the client's own external id,
+  // without `name`, which is then the company name or the person's (docs/compatibility.md).
+  createSchema: v.pipe(
+    v.object({ name: v.optional(presentString), description: optionalText, time_zone: v.optional(timeZoneParam), ...trafficSourcePartyFields }),
+    v.transform((fields) => ({ ...fields, name: fields.name ?? partyName(fields) })),
+    v.forward(
+      v.check((fields) => fields.name !== undefined, 'is required'),
+      ['name'],
+    ),
+  ),
+  updateSchema: v.object({ name: v.optional(presentString), description: optionalText, time_zone: v.optional(timeZoneParam), ...trafficSourcePartyFields }),
+  defaults: { name: null, description: null, time_zone: 'UTC', user_traffic_source_id: null, first_name: null, last_name: null, company_name: null, email: null },
+  order: { values: ['id', 'name', 'created_at', 'updated_at', 'user_traffic_source_id'], default: 'id' },
+  fulltextFields: ['name', 'description', 'user_traffic_source_id', 'company_name', 'first_name', 'last_name'],
+  unique: [{ field: 'user_traffic_source_id', scope: 'company' }],
 });

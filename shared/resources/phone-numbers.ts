@@ -52,6 +52,8 @@ export const phoneNumbers = defineResource({
   ...phoneNumbersView,
   root: 'phone_number',
   plural: 'phone_numbers',
+  // The hosted service's list root, which its clients read (docs/compatibility.md).
+  listAlsoAs: 'numbers',
   // The reference lists no `new`: a number is bought, not drafted.
   createSchema: v.object({
     // A number from search; without one the first free number is bought (in `area_code` if given).

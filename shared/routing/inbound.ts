@@ -23,7 +23,17 @@ export function inboundResponse(statusCode: number, body: unknown): ApiResponse 
   return { statusCode, headers: { 'content-type': 'application/json; charset=utf-8', ...CORS_HEADERS }, body: JSON.stringify(body) };
 }
 
-/** A refusal in the partners' shape: `success: false`, `status`, `errors`. */
+/**
+ * A partner answer's `errors`: a list of messages, as partner scripts read it
+ * (`data.errors.join(", ")`, docs/compatibility.md), a field's messages led by its name; the
+ * messages by field stay in `field_errors`.
+ */
+export function partnerErrors(errors: Record<string, string[]>): { errors: string[]; field_errors: Record<string, string[]> } {
+  const messages = Object.entries(errors).flatMap(([field, list]) => (field === 'base' ? list : list.map((message) => `${field} ${message}`)));
+  return { errors: messages, field_errors: errors };
+}
+
+/** A refusal in the partners' shape: `success: false`, `status`, `errors` (partnerErrors). */
 export class InboundError extends HttpError {
   constructor(statusCode: number, errors: Record<string, string[]>) {
     super(statusCode, Object.values(errors).flat().join('; '), errors);
@@ -45,7 +55,7 @@ export function inboundOperation(operation: Operation, answered: MetricName): Op
       if (error instanceof HttpError && error.statusCode < 500) {
         const errors = Object.keys(error.errors).length ? error.errors : { base: [error.message] };
         countMetric(answered);
-        return { kind: 'raw', response: inboundResponse(error.statusCode, { success: false, status: error.statusCode, errors }) };
+        return { kind: 'raw', response: inboundResponse(error.statusCode, { success: false, status: error.statusCode, ...partnerErrors(errors) }) };
       }
       throw error;
     }
@@ -79,7 +89,8 @@ export async function checkUserToken(webhook: StoredRecord, params: Params): Pro
 }
 
 /** Parameters that steer the request rather than describe the caller. */
-const CONTROL_PARAMS = new Set(['auth_token', 'caller_id', 'traffic_source_id', 'service_number', 'ping_id', 'vanity_uri']);
+// `trackdrive_number` is the hosted service's own name of `service_number` (docs/compatibility.md).
+const CONTROL_PARAMS = new Set(['auth_token', 'caller_id', 'traffic_source_id', 'service_number', 'trackdrive_number', 'ping_id', 'vanity_uri']);
 
 /** Every other parameter is a token for the buyers' filters (nested hashes flattened with dots). */
 export function tokensOf(params: Params): TokenValues {

@@ -149,11 +149,11 @@ describe('check_for_available_instant_agent pings', () => {
 
     let reply = await ping(webhook.vanity_uri);
     expect(reply.status, reply.text).toBe(200);
-    expect(reply.body).toMatchObject({ success: false, available_agents_count: 0, agents: [], call_center_ids: [center.id], errors: { base: ['No agent is available'] } });
+    expect(reply.body).toMatchObject({ success: false, available_agents_count: 0, agents: [], call_center_ids: [center.id], errors: ['No agent is available'] });
 
     await as(company, 'PUT', `/api/v1/agent_widgets/${agent.id}`, { system_status: 'available' });
     reply = await ping(webhook.vanity_uri);
-    expect(reply.body).toMatchObject({ success: true, available_agents_count: 1, agents: [{ voice_agent_id: agent.id, name: 'Ann', call_center_id: center.id }], errors: {} });
+    expect(reply.body).toMatchObject({ success: true, available_agents_count: 1, agents: [{ voice_agent_id: agent.id, name: 'Ann', call_center_id: center.id }], errors: [] });
     expect(reply.text).not.toContain('+12125550123');
 
     // A status that pauses the agent takes it out, whatever its widget says.
@@ -165,14 +165,14 @@ describe('check_for_available_instant_agent pings', () => {
 
     // No call center serving the offer: none.
     await as(company, 'PUT', `/api/v1/call_centers/${center.id}`, { offer_ids: [] });
-    expect((await ping(webhook.vanity_uri)).body).toMatchObject({ success: false, call_center_ids: [], errors: { base: ['No call center serves this offer'] } });
+    expect((await ping(webhook.vanity_uri)).body).toMatchObject({ success: false, call_center_ids: [], errors: ['No call center serves this offer'] });
   });
 
   it('say why not when the webhook has no offer or the caller is blacklisted', async () => {
     const { company, offer, agent } = await world();
     await as(company, 'PUT', `/api/v1/agent_widgets/${agent.id}`, { system_status: 'available' });
     const bare = await createThrough(gateway, company, '/api/v1/inbound_webhooks', { vanity_uri: vanity(), webhook_type: 'check_for_available_instant_agent' });
-    expect((await ping(bare.vanity_uri)).body).toMatchObject({ success: false, available_agents_count: 0, errors: { base: ['No offer is set on this webhook'] } });
+    expect((await ping(bare.vanity_uri)).body).toMatchObject({ success: false, available_agents_count: 0, errors: ['No offer is set on this webhook'] });
 
     const webhook = await createThrough(gateway, company, '/api/v1/inbound_webhooks', { vanity_uri: vanity(), offer_id: offer.id, webhook_type: 'check_for_available_instant_agent' });
     const caller = '+14155550199';
@@ -180,7 +180,7 @@ describe('check_for_available_instant_agent pings', () => {
     expect((await as(company, 'POST', `/api/v1/contacts/${encodeURIComponent(caller)}/caller_block`)).status).toBe(200);
     expect((await call(gateway, { method: 'POST', path: `/api/v1/inbound_webhooks/ping/${webhook.vanity_uri}?caller_id=${encodeURIComponent(caller)}` })).body).toMatchObject({
       success: false,
-      errors: { base: ['The caller is blacklisted'] },
+      errors: ['The caller is blacklisted'],
     });
   });
 });

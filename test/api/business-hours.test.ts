@@ -161,7 +161,7 @@ describe('POST /api/v1/contacts/{caller_id}/caller_unblock', () => {
     const caller = '+14155550142';
     const contact = `/api/v1/contacts/${encodeURIComponent(caller)}`;
     expect((await call(gateway, { method: 'POST', path: `${contact}/caller_block`, authorization: world.company.authorization })).status).toBe(200);
-    expect((await ping(world, caller)).body).toMatchObject({ success: false, errors: { base: ['The caller is blacklisted'] } });
+    expect((await ping(world, caller)).body).toMatchObject({ success: false, errors: ['The caller is blacklisted'] });
     const refused = await simulate(world, caller);
     expect(refused.outcome).toBe('rejected');
     expect(refused.dialed).toEqual([]);

@@ -87,13 +87,13 @@ describe('POST /api/v1/inbound_webhooks/ping/:vanity_uri', () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get('access-control-allow-origin')).toBe('*');
     const body = reply.body;
-    expect(body).toMatchObject({ success: true, status: 200, errors: {}, available_buyers_count: 3, best_bid: 30, expires_in_seconds: 120 });
+    expect(body).toMatchObject({ success: true, status: 200, errors: [], available_buyers_count: 3, best_bid: 30, expires_in_seconds: 120 });
     expect(body.ping_id).toMatch(/^\d+$/);
     expect(body.try_all_buyers_ping_id).toBe(body.ping_id);
     expect(body.try_all_buyers).toEqual({ ping_id: body.ping_id, buyers: body.buyers });
     // Tier 0 buyers (either order, by weight) before the tier 1 buyer.
     expect(body.buyers.map((b: any) => b.buyer_id).slice(0, 2).sort()).toEqual([buyers[1]!.id, buyers[2]!.id].sort());
-    expect(body.buyers[2]).toEqual({ buyer_id: buyers[0]!.id, name: 'Tier one', bid: 10, ping_id: `${body.ping_id}-${buyers[0]!.id}` });
+    expect(body.buyers[2]).toEqual({ buyer_id: buyers[0]!.id, id: buyers[0]!.id, name: 'Tier one', bid: 10, bid_price: 10, tier: 1, ping_id: `${body.ping_id}-${buyers[0]!.id}` });
     expect(Date.parse(body.expires_at) - clock().now().getTime()).toBeGreaterThan(60_000);
   });
 
@@ -120,7 +120,7 @@ describe('POST /api/v1/inbound_webhooks/ping/:vanity_uri', () => {
     const { company, webhook, buyers } = await setup({}, [{ paused: true }, { attempt_daily_limit: 0 }, { record_token_filter_list: ['state:NY'] }]);
     const reply = await ping(webhook.vanity_uri, '?state=CA');
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ success: false, status: 200, buyers: [], available_buyers_count: 0, errors: { base: ['No buyer is available'] } });
+    expect(reply.body).toMatchObject({ success: false, status: 200, buyers: [], available_buyers_count: 0, errors: ['No buyer is available'] });
     const logs = await call(gateway, { path: `/api/v1/inbound_webhook_logs?inbound_webhook_id=${webhook.id}`, authorization: company.authorization });
     expect(logs.status).toBe(200);
     const entry = logs.body.inbound_webhook_logs[0];
@@ -139,7 +139,7 @@ describe('POST /api/v1/inbound_webhooks/ping/:vanity_uri', () => {
     const blocked = await call(gateway, { method: 'POST', path: '/api/v1/contacts/(415) 555-2671/caller_block', authorization: company.authorization });
     expect(blocked.status).toBe(200);
     const body = (await ping(webhook.vanity_uri, '?caller_id=%2B14155552671')).body;
-    expect(body).toMatchObject({ success: false, errors: { base: ['The caller is blacklisted'] } });
+    expect(body).toMatchObject({ success: false, errors: ['The caller is blacklisted'] });
     expect((await ping(webhook.vanity_uri, '?caller_id=%2B14155550000')).body.success).toBe(true);
   });
 
@@ -155,9 +155,14 @@ describe('POST /api/v1/inbound_webhooks/ping/:vanity_uri', () => {
     const { company, webhook } = await setup({ require_caller_id_on_ping: true, require_traffic_source_id: true });
     const missing = await ping(webhook.vanity_uri);
     expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({ success: false, status: 422, errors: { caller_id: ['is required'], traffic_source_id: ['is required'] } });
+    expect(missing.body).toEqual({
+      success: false,
+      status: 422,
+      errors: ['caller_id is required', 'traffic_source_id is required'],
+      field_errors: { caller_id: ['is required'], traffic_source_id: ['is required'] },
+    });
     const unknownSource = await ping(webhook.vanity_uri, '?caller_id=4155552671&traffic_source_id=999999');
-    expect(unknownSource.body.errors).toEqual({ traffic_source_id: ['does not exist'] });
+    expect(unknownSource.body.field_errors).toEqual({ traffic_source_id: ['does not exist'] });
     const source = await createThrough(gateway, company, '/api/v1/traffic_sources', { name: 'Source' });
     expect((await ping(webhook.vanity_uri, `?caller_id=4155552671&traffic_source_id=${source.id}`)).body.success).toBe(true);
   });
@@ -178,7 +183,7 @@ describe('POST /api/v1/inbound_webhooks/ping/:vanity_uri', () => {
     const perSource = await ping(webhook.vanity_uri, `?traffic_source_id=${source.id}`);
     expect(perSource.status).toBe(429);
     expect(perSource.body).toMatchObject({ success: false, status: 429 });
-    expect(perSource.body.errors.base[0]).toContain('rate_limit_per_minute_per_traffic_source');
+    expect(perSource.body.errors[0]).toContain('rate_limit_per_minute_per_traffic_source');
     // The refused ping counted against no limit: two more without a source fit the webhook's 3.
     expect((await ping(webhook.vanity_uri)).status).toBe(200);
     expect((await ping(webhook.vanity_uri)).status).toBe(200);

@@ -40,7 +40,7 @@ describe('POST /api/v1/inbound_webhooks/post/:vanity_uri', () => {
     const reply = await post(webhook.vanity_uri, { ping_id: pinged.try_all_buyers_ping_id, caller_id: '(415) 555-2671' });
     expect(reply.status).toBe(200);
     expect(reply.headers.get('access-control-allow-origin')).toBe('*');
-    expect(reply.body).toMatchObject({ success: true, status: 200, errors: {}, caller_id: CALLER, expires_in_seconds: 180 });
+    expect(reply.body).toMatchObject({ success: true, status: 200, errors: [], caller_id: CALLER, expires_in_seconds: 180 });
     expect(numbers).toContain(reply.body.phone_number);
     expect(reply.body.phone_number).toMatch(/^\+\d{10,15}$/);
     const reservation = await findReservation(company.id, reply.body.phone_number, CALLER, clock().now());
@@ -76,9 +76,10 @@ describe('POST /api/v1/inbound_webhooks/post/:vanity_uri', () => {
     expect((await post(webhook.vanity_uri, { ping_id: '123456789', caller_id: CALLER })).status).toBe(404);
     expect((await post(webhook.vanity_uri, { ping_id: 'abc', caller_id: CALLER })).status).toBe(404);
     expect((await post(webhook.vanity_uri, { ping_id: theirs.ping_id, caller_id: CALLER })).status).toBe(404);
-    const missing = await post(webhook.vanity_uri, { caller_id: CALLER });
-    expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({ success: false, status: 422, errors: { ping_id: ['is required'] } });
+    // Without a ping id the post pings first (post-only mode): it answers with a number.
+    const postOnly = await post(webhook.vanity_uri, { caller_id: CALLER });
+    expect(postOnly.status).toBe(200);
+    expect(postOnly.body).toMatchObject({ success: true, forwarding_number: postOnly.body.phone_number });
     const pinged = (await ping(webhook.vanity_uri)).body;
     expect((await post(webhook.vanity_uri, { ping_id: `${pinged.ping_id}-999999`, caller_id: CALLER })).status).toBe(404);
   });
@@ -99,18 +100,18 @@ describe('POST /api/v1/inbound_webhooks/post/:vanity_uri', () => {
     });
     const reply = await post(webhook.vanity_uri, { ping_id: String(id), caller_id: CALLER });
     expect(reply.status).toBe(410);
-    expect(reply.body).toEqual({ success: false, status: 410, errors: { ping_id: ['has expired; ping again'] } });
+    expect(reply.body).toEqual({ success: false, status: 410, errors: ['ping_id has expired; ping again'], field_errors: { ping_id: ['has expired; ping again'] } });
   });
 
   it('needs the caller id, and a number to give', async () => {
     const { webhook } = await setup();
     const pinged = (await ping(webhook.vanity_uri)).body;
-    expect((await post(webhook.vanity_uri, { ping_id: pinged.ping_id })).body.errors).toEqual({ caller_id: ['is required'] });
+    expect((await post(webhook.vanity_uri, { ping_id: pinged.ping_id })).body.field_errors).toEqual({ caller_id: ['is required'] });
     const bare = await setup({}, [{}], 0);
     const barePing = (await ping(bare.webhook.vanity_uri)).body;
     const noNumber = await post(bare.webhook.vanity_uri, { ping_id: barePing.ping_id, caller_id: CALLER });
     expect(noNumber.status).toBe(422);
-    expect(noNumber.body.errors.base[0]).toContain('No tracking number');
+    expect(noNumber.body.errors[0]).toContain('No tracking number');
   });
 
   it('answers in test mode without holding the number', async () => {

@@ -249,7 +249,11 @@ describe('POST /api/v1/leads: blacklist and numbers', () => {
     const number = await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id });
     const reply = await submitLead(gateway, { query: { lead_token: token, caller_id: newCaller(), assign_service_number: '1', assign_sms_number: '1' } });
     expect(reply.status, reply.text).toBe(200);
-    expect(reply.body).toMatchObject({ service_number_plain: number.number, sms_number_plain: number.number });
+    expect(reply.body).toMatchObject({ service_number_plain: number.number, trackdrive_number_plain: number.number, sms_number_plain: number.number });
+    // The hosted service's own parameter name, which the reference neutralised (docs/compatibility.md).
+    const original = await submitLead(gateway, { query: { lead_token: token, caller_id: newCaller(), assign_trackdrive_number: 'true' } });
+    expect(original.body).toMatchObject({ service_number_plain: number.number, trackdrive_number_plain: number.number });
+    expect(original.body.lead.data).not.toHaveProperty('assign_trackdrive_number');
     const noCaller = await submitLead(gateway, { query: { lead_token: token, email: `${randomUUID()}@example.com`, assign_service_number: '1' } });
     expect(noCaller.body.errors).toEqual({ assign_service_number: ['needs a caller_id'] });
   });

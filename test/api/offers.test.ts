@@ -20,7 +20,7 @@ beforeEach(async () => {
 });
 
 const OFFER_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'lead_token', 'offer_token', 'buyer_ids', 'buyer_group_ids', 'whisper_sound_file_id', 'hold_sound_playlist_id'];
-const TRAFFIC_SOURCE_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone'];
+const TRAFFIC_SOURCE_COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'user_traffic_source_id', 'first_name', 'last_name', 'company_name', 'email'];
 
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
 const TOKEN = /^[0-9a-f]{32}$/;

@@ -167,6 +167,6 @@ describe('a ping along a remembered chain never answers from stale configuration
     expect(blocked.status, blocked.text).toBe(200);
     const reply = await ping(webhook.vanity_uri, '+14155550199');
     expect(reply.body.available_buyers_count).toBe(0);
-    expect(reply.body.errors).toEqual({ base: ['The caller is blacklisted'] });
+    expect(reply.body.errors).toEqual(['The caller is blacklisted']);
   });
 });

@@ -204,6 +204,13 @@ describe('parseApiTime', () => {
     expect(iso(parseApiTime('2026-11-21T05:31', 'UTC'))).toBe('2026-11-21T05:31:00.000Z');
   });
 
+  it('reads one-digit months, days and hours, as PHP date("Y-n-j G:i:s") writes them (docs/compatibility.md)', () => {
+    expect(iso(parseApiTime('2026-1-1', 'UTC'))).toBe('2026-01-01T00:00:00.000Z');
+    expect(iso(parseApiTime('2026-11-5 00:00:00 -0500', 'UTC'))).toBe('2026-11-05T05:00:00.000Z');
+    expect(iso(parseApiTime('2026-11-05 9:05:00 UTC', 'America/Chicago'))).toBe('2026-11-05T09:05:00.000Z');
+    expect(iso(parseApiTime('2026-3-8 23:59:59', 'America/New_York'))).toBe('2026-03-09T03:59:59.000Z');
+  });
+
   it('reads a created_at range across the spring-forward boundary', () => {
     const zone = 'America/New_York';
     const from = parseApiTime('2026-03-08 01:30:00', zone);
@@ -254,7 +261,6 @@ describe('parseApiTime', () => {
     '2026-11-01 12',
     '2026-11-01T',
     '2026-11-01 +0000',
-    '2026-1-1',
     '26-11-01',
     '20261101',
     '2026/11/01',

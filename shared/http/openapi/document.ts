@@ -123,7 +123,7 @@ export function buildOpenApiDocument(sources: DocumentSources): OpenApiDocument 
       return ['200', { description: `The record under \`${response.record}\`.`, content: { 'application/json': { schema } } }];
     }
     if ('list' in response) {
-      const json = { 'application/json': { schema: listEnvelope(response.list, rowsSchema(response.rows)) } };
+      const json = { 'application/json': { schema: listEnvelope(response.list, rowsSchema(response.rows), response.alsoAs) } };
       const csv = { 'text/csv': { schema: { type: 'string' } } };
       const content = response.csv === 'only' ? csv : response.csv === 'also' ? { ...json, ...csv } : json;
       const description = `The records under \`${response.list}\`${response.csv === 'also' ? '; CSV with `format=csv`' : ''}.`;

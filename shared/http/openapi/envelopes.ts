@@ -60,7 +60,7 @@ export function recordEnvelope(root: string, row: JsonSchema, associations: Json
 }
 
 /** Records under the plural root with paging metadata, or (`root=false`) the bare array. */
-export function listEnvelope(plural: string, row: JsonSchema): JsonSchema {
+export function listEnvelope(plural: string, row: JsonSchema, alsoAs?: string): JsonSchema {
   return {
     anyOf: [
       {
@@ -70,6 +70,7 @@ export function listEnvelope(plural: string, row: JsonSchema): JsonSchema {
           status: { const: 200 },
           errors: { type: 'object', maxProperties: 0 },
           [plural]: { type: 'array', items: row },
+          ...(alsoAs ? { [alsoAs]: { type: 'array', items: row, description: `The same records as \`${plural}\` (the hosted service's name).` } } : {}),
           metadata: ref('ListMetadata'),
         },
       },

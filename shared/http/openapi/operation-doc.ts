@@ -14,7 +14,7 @@ export type ResponseDoc =
   /** The record envelope, with the record under `record` (the root node). */
   | { record: string; rows: RowsDoc }
   /** The list envelope under `list` (the plural root), or the bare array with `root=false`; `csv`: also, or only, as CSV. */
-  | { list: string; rows: RowsDoc; csv?: 'also' | 'only' }
+  | { list: string; rows: RowsDoc; csv?: 'also' | 'only'; /** The records under this root too. */ alsoAs?: string }
   /** An answer of its own: status, what it is, and its content by media type. */
   | { status: number; description: string; content?: Record<string, JsonSchema>; headers?: Record<string, { description: string; schema: JsonSchema }> };
 

@@ -32,7 +32,7 @@ export function resourceOperationDoc(resource: ResourceDefinition, route: RouteD
   const query = serializerParams(resource);
   switch (operation) {
     case 'list':
-      return { summary: `List ${words(resource.plural)}`, params: resourceListSchema(resource), response: { list: resource.plural, rows, csv: resource.csv ? 'also' : undefined } };
+      return { summary: `List ${words(resource.plural)}`, params: resourceListSchema(resource), response: { list: resource.plural, rows, csv: resource.csv ? 'also' : undefined, alsoAs: resource.listAlsoAs } };
     case 'new':
       return {
         summary: `Defaults of a new ${one}`,

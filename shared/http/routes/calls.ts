@@ -12,6 +12,8 @@ export const callsRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: `${API}/calls/{id}/events`, group: 'calls', auth: 'basic', operation: 'calls.events' },
   { method: 'POST', path: `${API}/calls/{id}`, group: 'calls', auth: 'basic', operation: 'calls.update' },
   { method: 'POST', path: `${API}/calls/update_by_caller_id/{caller_id}`, group: 'calls', auth: 'basic', operation: 'calls.updateByCallerId' },
+  // Buyers' conversion postbacks by the call's uuid, authorised by a user's auth_token (in the body) or Basic (docs/compatibility.md).
+  { method: 'POST', path: `${API}/calls/update_call/{id}`, group: 'calls', auth: 'basic', operation: 'calls.update' },
   { method: 'POST', path: `${API}/calls/send_key_press`, group: 'calls', auth: 'basic', operation: 'calls.sendKeyPress' },
   { method: 'DELETE', path: `${API}/calls/{id}`, group: 'calls', auth: 'basic', operation: 'calls.hangUp' },
   { method: 'PUT', path: `${API}/secure/{secure_token}/calls/{uuid}`, group: 'calls', auth: 'secure_token', operation: 'calls.secureUpdate' },

@@ -1,11 +1,11 @@
 import { API, type RouteDefinition, resourceRoutes } from '../route-definition.js';
 import { inboundRoutings } from '../../resources/routing/inbound.js';
 
-/** The inbound function's routes: its resource's, then ping and post, and their logs. */
+/** The inbound function's routes: its resource's, then ping, post and full (both in one request), and their logs. */
 export const inboundRoutes: readonly RouteDefinition[] = [
   ...inboundRoutings.flatMap(resourceRoutes),
-  // Ping and post: found by vanity name, no company credentials; GET too, and CORS preflight.
-  ...(['ping', 'post'] as const).flatMap((kind): RouteDefinition[] => [
+  // Ping, post and full: found by vanity name, no company credentials; GET too, and CORS preflight.
+  ...(['ping', 'post', 'full'] as const).flatMap((kind): RouteDefinition[] => [
     { method: 'POST', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'ping', operation: `inbound_webhooks.${kind}` },
     { method: 'GET', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'ping', operation: `inbound_webhooks.${kind}` },
     { method: 'OPTIONS', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'none', operation: 'inbound_webhooks.preflight' },

@@ -4,6 +4,9 @@ import { API, type RouteDefinition } from '../route-definition.js';
 export const leadsRoutes: readonly RouteDefinition[] = [
   { method: 'POST', path: `${API}/leads`, group: 'leads', auth: 'lead_token', operation: 'leads.submit' },
   { method: 'OPTIONS', path: `${API}/leads`, group: 'leads', auth: 'none', operation: 'leads.preflight' },
+  // The lead capture path some landing pages post to: the same submission (docs/compatibility.md).
+  { method: 'POST', path: `${API}/leads/capture`, group: 'leads', auth: 'lead_token', operation: 'leads.submit' },
+  { method: 'OPTIONS', path: `${API}/leads/capture`, group: 'leads', auth: 'none', operation: 'leads.preflight' },
   { method: 'GET', path: `${API}/leads`, group: 'leads', auth: 'basic', operation: 'leads.list' },
   { method: 'GET', path: `${API}/leads.csv`, group: 'leads', auth: 'basic', operation: 'leads.list' },
   { method: 'GET', path: `${API}/leads/new`, group: 'leads', auth: 'basic', operation: 'leads.new' },

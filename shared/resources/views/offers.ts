@@ -19,6 +19,6 @@ export const offersView = defineView({
 export const trafficSourcesView = defineView({
   name: routing.trafficSources.name,
   type: 'TrafficSource',
-  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone'],
+  columns: ['company_id', 'name', 'context_menu_name', 'description', 'time_zone', 'user_traffic_source_id', 'first_name', 'last_name', 'company_name', 'email'],
   derive: (record) => ({ context_menu_name: record.name ?? null }),
 });
