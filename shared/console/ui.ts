@@ -50,6 +50,20 @@ export function useApi<T = any>(path: string | null, refreshMs?: number): Loaded
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }
 
+/** Several loads as one: loading until each has answered once (a view that joins them shows no half-made rows), the first error. */
+export function allLoaded(first: Loaded<any>, ...others: Array<Loaded<any>>): Loaded<any> {
+  const all = [first, ...others];
+  const ready = all.every((load) => load.data !== undefined || load.error !== undefined);
+  return {
+    data: ready ? first.data : undefined,
+    error: all.find((load) => load.error)?.error,
+    loading: !ready,
+    reload: async () => {
+      await Promise.all(all.map((load) => load.reload()));
+    },
+  };
+}
+
 /** An action's state: running, and the API's errors if it failed. */
 export function useAction(): { busy: boolean; error: ApiError | undefined; run: (work: () => Promise<unknown>) => Promise<boolean> } {
   const [busy, setBusy] = useState(false);

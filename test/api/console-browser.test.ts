@@ -284,6 +284,7 @@ describe.skipIf(skip)('the operator console in headless Chromium', () => {
     await page.getByRole('button', { name: "Use a user's auth token instead" }).click();
     await page.getByLabel('Auth token').fill(user.authToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Views' }).waitFor();
     await open('buyers');
     await page.getByRole('heading', { name: 'Acme East' }).waitFor();
   });

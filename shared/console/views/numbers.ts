@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { Empty, ErrorBox, html, rowsOf, Section, useAction, useApi } from '../ui.js';
+import { allLoaded, Empty, ErrorBox, html, rowsOf, Section, useAction, useApi } from '../ui.js';
 
 /** Tracking numbers: buy one for an offer, point one at another offer. */
 function NumberRow({ number, offers, onChanged }: { number: Record<string, any>; offers: Array<Record<string, any>>; onChanged: () => Promise<void> }) {
@@ -35,7 +35,7 @@ export function Numbers() {
     event.preventDefault();
     if (await buy.run(() => api('/phone_numbers', { method: 'POST', body: { offer_id: Number(offerId || offers[0]?.id) } }))) await loaded.reload();
   };
-  return html`<${Section} title="Numbers" loaded=${loaded} what="numbers">
+  return html`<${Section} title="Numbers" loaded=${allLoaded(loaded, offersLoaded)} what="numbers">
     <form class="filters" onSubmit=${purchase} aria-label="Buy a number">
       <label>Offer <select value=${offerId} onChange=${(event: Event) => setOfferId((event.target as HTMLSelectElement).value)}>${offers.map((offer) => html`<option value=${offer.id}>${offer.name}</option>`)}</select></label>
       <button type="submit" disabled=${buy.busy || offers.length === 0}>Buy a number</button>

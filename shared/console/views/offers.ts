@@ -1,4 +1,4 @@
-import { Empty, html, namesById, rowsOf, Section, useApi } from '../ui.js';
+import { allLoaded, Empty, html, namesById, rowsOf, Section, useApi } from '../ui.js';
 
 /** Offers with the buyers they route to and the tracking numbers that point at them. */
 export function Offers() {
@@ -8,7 +8,7 @@ export function Offers() {
   const offers = rowsOf(loaded.data, 'offers');
   const buyerNames = namesById(buyers.data, 'buyers');
   const numbersOf = (offerId: number) => rowsOf(numbers.data, 'phone_numbers').filter((number) => number.offer_id === offerId);
-  return html`<${Section} title="Offers" loaded=${loaded} what="offers">
+  return html`<${Section} title="Offers" loaded=${allLoaded(loaded, buyers, numbers)} what="offers">
     ${offers.length === 0
       ? html`<${Empty}>No offers yet.<//>`
       : html`<table class="grid" aria-label="Offers">
