@@ -5,6 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { telephonyPort } from '../../shared/adapters/index.js';
+import type { CallControlRecorder } from '../../shared/adapters/local/call-control-recorder.js';
 import { simulateCall } from '../../shared/local/call-simulator.js';
 import { twilioSignature } from '../../shared/voice/twilio-signature.js';
 import { chromiumPath, skipWithoutChromium } from '../fixtures/chromium.js';
@@ -42,6 +44,7 @@ interface World {
   number: string;
   completedCallId: number;
   target: string;
+  otherOffer: Record<string, any>;
 }
 
 let world: World;
@@ -63,6 +66,7 @@ async function buildWorld(): Promise<World> {
     ],
     { buyerNumber: (index) => `+1212555${String(100 + index).padStart(4, '0')}`, offerName: 'Home insurance' },
   );
+  const otherOffer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Auto insurance', buyer_ids: [buyers[1]!.id] });
   const target = `${receiver.url}?console=${randomUUID()}`;
   await createThrough(gateway, company, '/api/v1/subscriptions', { target_url: target, event: 'call_ended' });
   receiver.answer(500);
@@ -71,7 +75,7 @@ async function buildWorld(): Promise<World> {
   await deliverQueued();
   // Another company with data of its own, none of which the first company's keys may see, and vice versa.
   await offerWithBuyers(gateway, other, [{ name: 'Other Co Buyer' }], { buyerNumber: () => '+12125550999', offerName: 'Other offer' });
-  return { company, other, capped: buyers[0]!, second: buyers[1]!, number, completedCallId: result.callId!, target };
+  return { company, other, capped: buyers[0]!, second: buyers[1]!, number, completedCallId: result.callId!, target, otherOffer };
 }
 
 /** The carrier's first webhook only: the call rings its buyer until `endLiveCall`. */
@@ -195,6 +199,9 @@ describe.skipIf(skip)('the operator console in headless Chromium', () => {
     expect(await row.textContent()).toContain('Ringing');
     await expectAccessible('live calls');
     await screenshot('live-calls');
+    // Hang up asks the carrier to end the call; it leaves the list when the carrier says it ended.
+    await row.getByRole('button', { name: `Hang up the call from ${caller}` }).click();
+    await expect.poll(() => (telephonyPort() as CallControlRecorder).hungUp.includes(callSid), { timeout: 30_000 }).toBe(true);
     await endLiveCall(callSid, world.number, caller);
     await row.waitFor({ state: 'detached' });
   });
@@ -225,6 +232,13 @@ describe.skipIf(skip)('the operator console in headless Chromium', () => {
     await page.getByRole('combobox', { name: `Offer of ${world.number}` }).waitFor();
     await expectAccessible('numbers');
     await screenshot('numbers');
+    // Buy a number for the first offer, then point it at the other one.
+    await page.getByRole('button', { name: 'Buy a number' }).click();
+    await page.locator('tbody tr').nth(1).waitFor();
+    const [bought] = (await call(gateway, { path: '/api/v1/phone_numbers?order=id&order_dir=desc&per_page=1', authorization: world.company.authorization })).body.phone_numbers;
+    expect(bought.number).not.toBe(world.number);
+    await page.getByRole('combobox', { name: `Offer of ${bought.number}` }).selectOption({ label: 'Auto insurance' });
+    await expect.poll(async () => (await call(gateway, { path: `/api/v1/phone_numbers/${bought.id}`, authorization: world.company.authorization })).body.phone_number.offer_id, { timeout: 30_000 }).toBe(world.otherOffer.id);
   });
 
   it('draws the day\'s calls in Reports', async () => {
