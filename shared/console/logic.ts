@@ -3,6 +3,8 @@
  * no requests, so unit tests run it with plain values (test/unit/console-logic.test.ts).
  */
 
+import { orderActions, type ScheduleAction } from '../leads/action-order.js';
+
 /** The API's error envelope: `errors` by field, `base` for the whole request. */
 export type ApiErrors = Record<string, string[]>;
 
@@ -192,4 +194,32 @@ export function deliveryOutcome(log: Record<string, unknown>): 'delivered' | 'fa
 /** `YYYY-MM-DD` dates from a date input as the API's bounds of whole days (read in the zone the API reads them in). */
 export function dayBounds(from: string, to: string): { created_at_from?: string; created_at_to?: string } {
   return { ...(from ? { created_at_from: `${from} 00:00:00` } : {}), ...(to ? { created_at_to: `${to} 23:59:59` } : {}) };
+}
+
+export interface ActionProgress {
+  id: number;
+  name: string;
+  type: string;
+  phase: string;
+  state: 'done' | 'next' | 'to come' | 'not run';
+}
+
+/**
+ * A schedule lead's actions so far and its next one: the schedule's actions in run order (each
+ * phase as the engine orders it), marked by the lead's position (`phase`, `current_action_id`,
+ * else `action_index`). A lead out of its schedule (ended, or an offer lead) has no position: its
+ * actions are listed as not run from here on.
+ */
+export function leadProgress(lead: Record<string, unknown>, actions: ReadonlyArray<Record<string, unknown>>): ActionProgress[] {
+  const phases = ['actions', 'end_of_schedule_actions'] as const;
+  const at = phases.indexOf(lead.phase as (typeof phases)[number]);
+  return phases.flatMap((phase, phaseIndex) => {
+    const ordered = orderActions(actions as ScheduleAction[], phase);
+    const currentIndex = ordered.findIndex((action) => action.id === lead.current_action_id);
+    const position = currentIndex >= 0 ? currentIndex : Number(lead.action_index ?? 0);
+    return ordered.map((action, index): ActionProgress => {
+      const state = at < 0 ? 'not run' : phaseIndex < at ? 'done' : phaseIndex > at ? 'to come' : index < position ? 'done' : index === position ? 'next' : 'to come';
+      return { id: action.id, name: String(action.name ?? `${action.action_type} #${action.id}`), type: String(action.action_type ?? ''), phase, state };
+    });
+  });
 }

@@ -15,6 +15,8 @@ import { createTestCompany, createTestUser, type TestCompany } from '../fixtures
 import { deliverQueued, useReceiver } from '../fixtures/events.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
+import { enterSchedule, scheduleWith } from '../fixtures/schedules.js';
+import { clock } from '../../shared/adapters/clock.js';
 import { newCallSid, offerWithBuyers, showBuyer } from '../fixtures/voice.js';
 
 /**
@@ -45,6 +47,7 @@ interface World {
   completedCallId: number;
   target: string;
   otherOffer: Record<string, any>;
+  leadId: number;
 }
 
 let world: World;
@@ -66,6 +69,10 @@ async function buildWorld(): Promise<World> {
     ],
     { buyerNumber: (index) => `+1212555${String(100 + index).padStart(4, '0')}`, offerName: 'Home insurance' },
   );
+  // A schedule lead waiting at its first action.
+  const wait = { action_type: 'wait', action_wait_type: 'days', wait_days: 1 };
+  const { schedule } = await scheduleWith(gateway, company, { name: 'Follow-up' }, [{ name: 'First wait', ...wait }, { name: 'Second wait', ...wait }]);
+  const lead = await enterSchedule(company.id, schedule, clock().now(), { caller_id: '+14155550303' });
   const otherOffer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Auto insurance', buyer_ids: [buyers[1]!.id] });
   const target = `${receiver.url}?console=${randomUUID()}`;
   await createThrough(gateway, company, '/api/v1/subscriptions', { target_url: target, event: 'call_ended' });
@@ -75,7 +82,7 @@ async function buildWorld(): Promise<World> {
   await deliverQueued();
   // Another company with data of its own, none of which the first company's keys may see, and vice versa.
   await offerWithBuyers(gateway, other, [{ name: 'Other Co Buyer' }], { buyerNumber: () => '+12125550999', offerName: 'Other offer' });
-  return { company, other, capped: buyers[0]!, second: buyers[1]!, number, completedCallId: result.callId!, target, otherOffer };
+  return { company, other, capped: buyers[0]!, second: buyers[1]!, number, completedCallId: result.callId!, target, otherOffer, leadId: lead.id };
 }
 
 /** The carrier's first webhook only: the call rings its buyer until `endLiveCall`. */
@@ -261,11 +268,23 @@ describe.skipIf(skip)('the operator console in headless Chromium', () => {
     await screenshot('webhooks');
   });
 
-  it('shows the empty Leads view', async () => {
+  it("shows a schedule lead with its next action, and opts it out through the API", async () => {
     await open('leads');
-    await page.getByText('No leads match.').waitFor();
+    const row = page.locator('tbody tr', { hasText: '+14155550303' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Follow-up');
     await expectAccessible('leads');
     await screenshot('leads');
+    await row.getByRole('link').click();
+    const next = page.locator('li.action.next');
+    await next.waitFor();
+    expect(await next.textContent()).toContain('First wait');
+    expect(await page.locator('li.action.to-come').textContent()).toContain('Second wait');
+    await expectAccessible('lead detail');
+    await page.getByRole('button', { name: 'Opt out' }).click();
+    await page.getByRole('button', { name: 'Opt out' }).waitFor({ state: 'detached' });
+    const shown = await call(gateway, { path: `/api/v1/leads/${world.leadId}`, authorization: world.company.authorization });
+    expect(shown.body.lead.status).toBe('opted_out');
   });
 
   it('returns to the sign-in form when the API answers 401', async () => {
@@ -277,7 +296,7 @@ describe.skipIf(skip)('the operator console in headless Chromium', () => {
 
   it("shows another company's keys none of the first company's data", async () => {
     await signIn(world.other);
-    for (const [view, own] of [['calls', 'No calls match.'], ['live', 'No calls in progress.'], ['webhooks', 'No subscriptions.']] as const) {
+    for (const [view, own] of [['calls', 'No calls match.'], ['live', 'No calls in progress.'], ['webhooks', 'No subscriptions.'], ['leads', 'No leads match.']] as const) {
       await open(view);
       await page.getByText(own).waitFor();
     }
@@ -288,7 +307,7 @@ describe.skipIf(skip)('the operator console in headless Chromium', () => {
     await open('reports');
     await page.getByText('No calls in this range to chart.').waitFor();
     const text = await page.locator('body').textContent();
-    for (const theirs of ['Acme East', 'Acme West', 'Home insurance', world.number]) expect(text).not.toContain(theirs);
+    for (const theirs of ['Acme East', 'Acme West', 'Home insurance', 'Follow-up', world.number]) expect(text).not.toContain(theirs);
     await signOut();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capBars, dayBounds, deliveryOutcome, errorMessages, exclusionReasons, formatDuration, liveState, parseHash, queryString, secondsSince, statsSeries } from '../../shared/console/logic.js';
+import { capBars, dayBounds, deliveryOutcome, errorMessages, exclusionReasons, formatDuration, leadProgress, liveState, parseHash, queryString, secondsSince, statsSeries } from '../../shared/console/logic.js';
 
 /** The operator console's pure logic (shared/console/logic.ts): what the views show from the API's answers. */
 describe('the console logic', () => {
@@ -82,5 +82,19 @@ describe('the console logic', () => {
     expect(deliveryOutcome({ success: false, attempt: 3, max_attempts: 8 })).toBe('failed');
     expect(deliveryOutcome({ success: false, attempt: 8, max_attempts: 8 })).toBe('dead-lettered');
     expect(deliveryOutcome({ success: false, attempt: 1, max_attempts: null })).toBe('failed');
+  });
+
+  it("marks a schedule lead's actions done, next or to come from its position, in the engine's order", () => {
+    const actions = [
+      { id: 4, name: 'Text', action_type: 'sms', owner_relation: 'actions', sortable_order: 2 },
+      { id: 2, name: 'Dial', action_type: 'dial', owner_relation: 'actions', sortable_order: 1 },
+      { id: 3, name: 'Wait', action_type: 'wait', owner_relation: 'actions', sortable_order: null },
+      { id: 9, name: 'Goodbye', action_type: 'email', owner_relation: 'end_of_schedule_actions' },
+    ];
+    const states = (lead: Record<string, unknown>) => leadProgress(lead, actions).map((action) => `${action.name}:${action.state}`);
+    expect(states({ phase: 'actions', current_action_id: 4, action_index: 1 })).toEqual(['Dial:done', 'Text:next', 'Wait:to come', 'Goodbye:to come']);
+    expect(states({ phase: 'actions', current_action_id: null, action_index: 0 })).toEqual(['Dial:next', 'Text:to come', 'Wait:to come', 'Goodbye:to come']);
+    expect(states({ phase: 'end_of_schedule_actions', current_action_id: 9, action_index: 0 })).toEqual(['Dial:done', 'Text:done', 'Wait:done', 'Goodbye:next']);
+    expect(states({ phase: null, status: 'completed' })).toEqual(['Dial:not run', 'Text:not run', 'Wait:not run', 'Goodbye:not run']);
   });
 });

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { formatTime, queryString } from '../logic.js';
+import { formatTime, leadProgress, queryString } from '../logic.js';
 import { Empty, ErrorBox, html, rowsOf, Section, useAction, useApi } from '../ui.js';
 
 /** Leads by schedule and status; a lead's progress and next action at `#/leads/<id>`, with opt out and remove. */
@@ -57,20 +57,29 @@ function LeadDetail({ id }: { id: string }) {
   const loaded = useApi(`/leads/${encodeURIComponent(id)}`);
   const change = useAction();
   const lead = loaded.data?.lead;
+  const actions = useApi(lead?.schedule_id ? `/schedule_actions?schedule_id=${lead.schedule_id}&per_page=500` : null);
+  const progress = lead ? leadProgress(lead, rowsOf(actions.data, 'schedule_actions')) : [];
   const end = async (status: 'opted_out' | 'removed') => {
     if (await change.run(() => api(`/leads/${encodeURIComponent(id)}`, { method: 'PUT', body: { status } }))) await loaded.reload();
   };
-  const progress = ['status', 'end_reason', 'schedule_id', 'phase', 'action_index', 'current_action_id', 'contact_attempts', 'next_action_at', 'call_ids', 'converted', 'caller_id', 'email', 'created_at', 'updated_at'];
+  const facts = ['status', 'end_reason', 'schedule_id', 'phase', 'action_index', 'current_action_id', 'contact_attempts', 'next_action_at', 'call_ids', 'converted', 'caller_id', 'email', 'created_at', 'updated_at'];
   return html`<${Section} title=${lead ? `Lead ${lead.caller_id ?? lead.id}` : 'Lead'} loaded=${loaded} what="the lead">
     <p><a href="#/leads">← All leads</a></p>
     <${ErrorBox} error=${change.error} />
     ${lead
-      ? html`<dl class="facts">${progress.filter((name) => name in lead).map((name) => html`<dt>${name.replace(/_/g, ' ')}</dt><dd>${Array.isArray(lead[name]) ? lead[name].join(', ') || '—' : String(lead[name] ?? '—')}</dd>`)}</dl>
+      ? html`<dl class="facts">${facts.filter((name) => name in lead).map((name) => html`<dt>${name.replace(/_/g, ' ')}</dt><dd>${Array.isArray(lead[name]) ? lead[name].join(', ') || '—' : String(lead[name] ?? '—')}</dd>`)}</dl>
           ${lead.status === 'active'
             ? html`<div class="actions">
                 <button type="button" disabled=${change.busy} onClick=${() => end('opted_out')}>Opt out</button>
                 <button type="button" class="danger" disabled=${change.busy} onClick=${() => end('removed')}>Remove</button>
               </div>`
+            : null}
+          ${lead.schedule_id
+            ? html`<h2>Schedule actions</h2>
+                <${ErrorBox} error=${actions.error} />
+                ${progress.length === 0
+                  ? html`<${Empty}>${actions.loading ? 'Loading the actions…' : 'The schedule has no actions.'}<//>`
+                  : html`<ol class="timeline">${progress.map((action) => html`<li key=${action.id} class=${`action ${action.state.replace(' ', '-')}`}><strong>${action.name}</strong> (${action.type.replace(/_/g, ' ')}${action.phase === 'end_of_schedule_actions' ? ', end of schedule' : ''}): ${action.state === 'next' ? `next${lead.next_action_at ? `, at ${formatTime(lead.next_action_at)}` : ''}` : action.state}</li>`)}</ol>`}`
             : null}`
       : null}
   <//>`;
