@@ -135,11 +135,13 @@ async function screenshot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
 }
 
-describe.skipIf(skip)('the operator console in headless Chromium', () => {
+// A slow, shared machine: each step waits for what it expects (Playwright's 20 s), within the test's 60 s.
+describe.skipIf(skip)('the operator console in headless Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     world = await buildWorld();
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
     page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
+    page.setDefaultTimeout(20_000);
     page.on('console', (message) => {
       if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
     });
