@@ -48,6 +48,7 @@ interface World {
   target: string;
   otherOffer: Record<string, any>;
   leadId: number;
+  vanity: string;
 }
 
 let world: World;
@@ -60,7 +61,7 @@ async function buildWorld(): Promise<World> {
   const other = await createTestCompany('console-other');
   // The first buyer takes one call a day: after the simulated call it is at its daily cap, and
   // the live call goes to the second.
-  const { buyers, number } = await offerWithBuyers(
+  const { buyers, number, offer } = await offerWithBuyers(
     gateway,
     company,
     [
@@ -73,6 +74,8 @@ async function buildWorld(): Promise<World> {
   const wait = { action_type: 'wait', action_wait_type: 'days', wait_days: 1 };
   const { schedule } = await scheduleWith(gateway, company, { name: 'Follow-up' }, [{ name: 'First wait', ...wait }, { name: 'Second wait', ...wait }]);
   const lead = await enterSchedule(company.id, schedule, clock().now(), { caller_id: '+14155550303' });
+  const vanity = `console-${randomUUID().slice(0, 8)}`;
+  await createThrough(gateway, company, '/api/v1/inbound_webhooks', { vanity_uri: vanity, offer_id: offer.id });
   const otherOffer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Auto insurance', buyer_ids: [buyers[1]!.id] });
   const target = `${receiver.url}?console=${randomUUID()}`;
   await createThrough(gateway, company, '/api/v1/subscriptions', { target_url: target, event: 'call_ended' });
@@ -82,7 +85,7 @@ async function buildWorld(): Promise<World> {
   await deliverQueued();
   // Another company with data of its own, none of which the first company's keys may see, and vice versa.
   await offerWithBuyers(gateway, other, [{ name: 'Other Co Buyer' }], { buyerNumber: () => '+12125550999', offerName: 'Other offer' });
-  return { company, other, capped: buyers[0]!, second: buyers[1]!, number, completedCallId: result.callId!, target, otherOffer, leadId: lead.id };
+  return { company, other, capped: buyers[0]!, second: buyers[1]!, number, completedCallId: result.callId!, target, otherOffer, leadId: lead.id, vanity };
 }
 
 /** The carrier's first webhook only: the call rings its buyer until `endLiveCall`. */
@@ -227,6 +230,14 @@ describe.skipIf(skip)('the operator console in headless Chromium', { timeout: 60
     await page.getByRole('button', { name: 'Pause Acme West' }).click();
     await page.getByRole('button', { name: 'Unpause Acme West' }).waitFor();
     expect((await showBuyer(gateway, world.company, world.second.id)).paused).toBe(true);
+    // A partner's ping now finds nobody: the card says why each buyer was left out.
+    const ping = await fetch(`${gateway.baseUrl}/api/v1/inbound_webhooks/ping/${world.vanity}?caller_id=4155550404`, { method: 'POST' });
+    expect(ping.status).toBe(200);
+    await page.reload();
+    const reasons = page.locator(`[data-buyer-id="${world.second.id}"] details`);
+    await reasons.waitFor();
+    await reasons.locator('summary').click();
+    expect(await reasons.textContent()).toContain('paused');
   });
 
   it('shows offers with their buyers and numbers, and the numbers with their offer', async () => {
