@@ -185,6 +185,11 @@ describe.skipIf(skip)('the operator console in headless Chromium', { timeout: 60
     const links = await page.getByRole('navigation', { name: 'Views' }).getByRole('link').allTextContents();
     expect(links).toEqual(['Live calls', 'Calls', 'Buyers', 'Offers', 'Numbers', 'Leads', 'Reports', 'Webhooks']);
     expect(await page.evaluate('[localStorage.length, sessionStorage.length, document.cookie]')).toEqual([0, 1, '']);
+    // The keyboard alone: Tab to the Buyers link, Enter opens the view and puts the focus on its heading.
+    for (let presses = 0; presses < 15 && (await page.evaluate('document.activeElement?.textContent')) !== 'Buyers'; presses++) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent'), { timeout: 20_000 }).toBe('Buyers');
+    expect(await page.evaluate('document.activeElement?.tagName')).toBe('H1');
   });
 
   it('lists the simulated call in Calls with its buyer, and shows its timeline', async () => {
@@ -241,9 +246,19 @@ describe.skipIf(skip)('the operator console in headless Chromium', { timeout: 60
   });
 
   it('shows offers with their buyers and numbers, and the numbers with their offer', async () => {
+    // A slow answer: the view says it is loading until the offers come (the test holds them, no timer).
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/v1/offers?*', async (route) => {
+      await held;
+      await route.continue();
+    });
     await open('offers');
+    await page.getByRole('status').filter({ hasText: 'Loading offers' }).waitFor();
+    release();
     const row = page.locator('tbody tr', { hasText: 'Home insurance' });
     await row.waitFor();
+    await page.unroute('**/api/v1/offers?*');
     expect(await row.textContent()).toContain('Acme East, Acme West');
     expect(await row.textContent()).toContain(world.number);
     await expectAccessible('offers');
@@ -270,6 +285,13 @@ describe.skipIf(skip)('the operator console in headless Chromium', { timeout: 60
     await byBuyer.getByText('Acme East').waitFor();
     await expectAccessible('reports');
     await screenshot('reports');
+    // A range the API refuses: its errors are shown as it words them.
+    await page.getByLabel('From').fill('2020-01-01');
+    await page.getByLabel('To').fill('2022-01-01');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('alert').first().waitFor();
+    expect(await page.getByRole('alert').first().textContent()).toMatch(/Error 422.*created_at/);
+    await expectAccessible('reports error');
   });
 
   it('shows the failing subscription\'s failed delivery in Webhooks', async () => {
