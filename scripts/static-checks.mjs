@@ -3,15 +3,15 @@
 import { spawn } from 'node:child_process';
 
 const checks = [
-  ['typecheck', ['tsc', '--noEmit']],
-  ['lint', ['eslint', '.', '--max-warnings', '0']],
+  ['typecheck', ['npm', 'run', '--silent', 'typecheck']],
+  ['lint', ['npm', 'run', '--silent', 'lint']],
 ];
 
 const results = await Promise.all(
   checks.map(
     ([name, [command, ...args]]) =>
       new Promise((resolve) => {
-        const child = spawn('npx', ['--no-install', command, ...args], { stdio: 'inherit' });
+        const child = spawn(command, args, { stdio: 'inherit' });
         child.on('close', (code) => resolve({ name, code }));
       }),
   ),

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { CALL_COLUMNS } from '../../shared/calls/call-view.js';
 import { ID_EPOCH_MS } from '../../shared/db/ids.js';
 import { DEFAULT_PER_PAGE, listParamsSchema, MAX_PER_PAGE, parseNameList, unknownColumnsMessage, type ListParams } from '../../shared/http/list-params.js';
-import { booleanParam, idParam, integerParam } from '../../shared/http/param-schemas.js';
+import { booleanParam, idParam, integerParam, oneOf } from '../../shared/http/param-schemas.js';
 import { timeZoneParam } from '../../shared/resources/field-schemas.js';
 import { normalizeCallerNumber } from '../../shared/phone.js';
 import { parseApiTime } from '../../shared/time.js';
@@ -66,8 +66,15 @@ const timeText = v.pipe(
   v.check((text) => parseApiTime(text, 'UTC') !== undefined, 'is not a valid time (use YYYY-MM-DD HH:MM:SS +ZZZZ)'),
 );
 
+/**
+ * A call's `status` values (shared/calls/call-flow.ts): while in progress (`ivr` before routing,
+ * `dialing` an outbound leg, `ringing` a buyer, `in_progress` connected), then how it ended.
+ */
+export const CALL_STATUSES = ['ringing', 'dialing', 'ivr', 'in_progress', 'completed', 'no_answer', 'no_buyer', 'blocked', 'canceled', 'busy', 'failed'] as const;
+
 /** The filters of `GET /api/v1/calls`, by parameter name. */
 export const CALL_FILTERS = {
+  status: unlessBlank(oneOf(CALL_STATUSES)),
   buyer_converted: unlessBlank(booleanParam),
   offer_converted: unlessBlank(booleanParam),
   in_progress: unlessBlank(booleanParam),
@@ -81,6 +88,7 @@ export const CALL_FILTERS = {
 } satisfies Record<string, v.GenericSchema<unknown, unknown>>;
 
 export interface CallListParams extends ListParams {
+  status?: (typeof CALL_STATUSES)[number];
   buyer_converted?: boolean;
   offer_converted?: boolean;
   in_progress?: boolean;
@@ -115,6 +123,7 @@ export const callListSchema = v.pipe(
 
 /** The equality and flag filters a call must pass (times are bounds of the read). */
 export interface CallConditions {
+  status?: string;
   buyer_converted?: boolean;
   offer_converted?: boolean;
   in_progress?: boolean;
@@ -151,6 +160,7 @@ export function callPredicate(conditions: CallConditions): ((call: Record<string
     if (wanted !== undefined) tests.push((call) => call[field] === wanted);
   }
   if (conditions.caller_number !== undefined) tests.push((call) => call.caller_number === conditions.caller_number);
+  if (conditions.status !== undefined) tests.push((call) => call.status === conditions.status);
   const { endedFromMs, endedToMs } = conditions;
   if (endedFromMs !== undefined || endedToMs !== undefined) {
     tests.push((call) => {
@@ -191,6 +201,7 @@ export function creationWindow(input: { createdFromMs?: number; createdToMs?: nu
 /** The conditions of a validated list request (times read in its time zone). */
 export function conditionsOf(params: CallListParams, timeZone: string): CallConditions {
   return {
+    status: params.status,
     buyer_converted: params.buyer_converted,
     offer_converted: params.offer_converted,
     in_progress: params.in_progress,

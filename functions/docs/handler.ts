@@ -3,7 +3,8 @@ import { createRouteGroupHandler } from '../../shared/http/handler.js';
 import { docsRoutes } from '../../shared/http/routes/docs.js';
 import type { Operation } from '../../shared/http/request.js';
 import { publishedOpenApiJson } from './published-document.js';
-import { assetNamed, gzippedAsset, PAGE_CSP, PAGE_PATH, pageHtml } from './page.js';
+import { CONSOLE_CSP, CONSOLE_PATH, consoleAssetNamed, consoleHtml } from './console-page.js';
+import { assetNamed, gzippedAsset, PAGE_CSP, pageHtml, type Asset } from './page.js';
 
 /** Does an Accept-Encoding header take gzip (not with q=0)? */
 export function acceptsGzip(header: string | undefined): boolean {
@@ -24,34 +25,50 @@ const openapi: Operation = async () => ({
   },
 });
 
-const page: Operation = async () => ({
-  kind: 'raw',
+/** An HTML page: not kept (the next deployment's page names new files). */
+const htmlPage = (body: string, csp: string) => ({
+  kind: 'raw' as const,
   response: {
     statusCode: 200,
-    // Not kept: the next deployment's page names new scripts.
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' },
-    body: await pageHtml(),
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' },
+    body,
   },
 });
 
-const asset: Operation = async (request) => {
-  const found = await assetNamed(request.pathParams.name ?? '');
-  if (!found) throw new NotFoundError();
+const page: Operation = async () => htmlPage(await pageHtml(), PAGE_CSP);
+
+/** A file named for its content: kept by caches for good, gzipped when the client takes it. */
+function servedAsset(found: Asset, type: string, acceptEncoding: string | undefined) {
   const headers = {
-    'content-type': 'text/javascript; charset=utf-8',
-    // The name holds a hash of the content: a changed script is another name.
+    'content-type': type,
+    // The name holds a hash of the content: a changed file is another name.
     'cache-control': 'public, max-age=31536000, immutable',
     vary: 'accept-encoding',
     'x-content-type-options': 'nosniff',
   };
-  if (!acceptsGzip(request.headers['accept-encoding'])) return { kind: 'raw', response: { statusCode: 200, headers, body: found.text } };
+  if (!acceptsGzip(acceptEncoding)) return { kind: 'raw' as const, response: { statusCode: 200, headers, body: found.text } };
   return {
-    kind: 'raw',
+    kind: 'raw' as const,
     response: { statusCode: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: gzippedAsset(found).toString('base64'), isBase64Encoded: true },
   };
+}
+
+const asset: Operation = async (request) => {
+  const found = await assetNamed(request.pathParams.name ?? '');
+  if (!found) throw new NotFoundError();
+  return servedAsset(found, 'text/javascript; charset=utf-8', request.headers['accept-encoding']);
 };
 
-const home: Operation = async () => ({ kind: 'raw', response: { statusCode: 302, headers: { location: PAGE_PATH }, body: '' } });
+const consolePage: Operation = async () => htmlPage(await consoleHtml(), CONSOLE_CSP);
+
+const consoleAsset: Operation = async (request) => {
+  const found = await consoleAssetNamed(request.pathParams.name ?? '');
+  if (!found) throw new NotFoundError();
+  return servedAsset(found.asset, found.type, request.headers['accept-encoding']);
+};
+
+/** The root is the operator console; the reference stays at /docs. */
+const home: Operation = async () => ({ kind: 'raw', response: { statusCode: 302, headers: { location: CONSOLE_PATH }, body: '' } });
 
 /** The API describing itself: its OpenAPI document and a reference page rendered from it. */
 export const handler = createRouteGroupHandler('docs', docsRoutes, {
@@ -59,4 +76,6 @@ export const handler = createRouteGroupHandler('docs', docsRoutes, {
   'docs.page': page,
   'docs.asset': asset,
   'docs.home': home,
+  'docs.console': consolePage,
+  'docs.console_asset': consoleAsset,
 });

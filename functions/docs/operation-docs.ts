@@ -498,6 +498,16 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   'docs.home': {
     summary: 'The service root',
-    response: { status: 302, description: 'Redirects to the reference page.', headers: { location: { description: 'The reference page: `/docs`.', schema: { type: 'string' } } } },
+    response: { status: 302, description: 'Redirects to the operator console.', headers: { location: { description: 'The operator console: `/app`.', schema: { type: 'string' } } } },
+  },
+  'docs.console': {
+    summary: 'The operator console',
+    description: 'A browser app over this same API (docs/console.md): it signs in with a key pair or a user\'s `auth_token`, kept in the tab\'s sessionStorage, and calls the `/api/v1` routes with them.',
+    response: { status: 200, description: 'The page that loads the console (its files are served by `/app/assets/`).', content: { 'text/html': { type: 'string' } } },
+  },
+  'docs.console_asset': {
+    summary: "A file of the operator console",
+    pathParams: { name: { description: 'The file name, with a hash of its content (the page names it).' } },
+    response: { status: 200, description: 'The script or stylesheet; kept by caches for a year (its name changes with its content), gzipped when accepted.', content: { 'text/javascript': { type: 'string' }, 'text/css': { type: 'string' } } },
   },
 };

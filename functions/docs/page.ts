@@ -34,7 +34,8 @@ export interface Asset {
   gzipped?: Buffer;
 }
 
-const hashed = (stem: string, text: string): Asset => ({ name: `${stem}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.js`, text });
+/** An asset named for its content (`stem-<16 hex>.ext`): a changed file is another name, so caches may keep each for good. */
+export const hashed = (stem: string, text: string, extension = 'js'): Asset => ({ name: `${stem}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.${extension}`, text });
 
 let assets: Promise<{ renderer: Asset; start: Asset }> | undefined;
 

@@ -1,8 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { OPENAPI_FILE } from './shipped-files.js';
-
-/** Set by the Lambda runtime: the code is the bundle, beside which the document was written. */
-const inLambda = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
+import { inLambda, OPENAPI_FILE } from './shipped-files.js';
 
 /**
  * Built from the registry outside Lambda (`npm start`, the tests). A specifier that is not a

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { scalarScript } from './shipped-files.js';
+import { inLambda, scalarScript } from './shipped-files.js';
 
 /**
  * The reference page's renderer: Scalar's standalone browser bundle (@scalar/api-reference),
@@ -11,9 +11,6 @@ import { scalarScript } from './shipped-files.js';
  */
 const besideBundle = () => new URL(`./${scalarScript.name}`, import.meta.url);
 const inRepository = () => new URL(`../../${scalarScript.source}`, import.meta.url);
-
-/** Set by the Lambda runtime: the code is the bundle, beside which the script was shipped. */
-const inLambda = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
 
 export async function rendererScript(): Promise<string> {
   return readFile(inLambda() ? besideBundle() : inRepository(), 'utf8');

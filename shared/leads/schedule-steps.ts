@@ -1,4 +1,5 @@
 import { matchesFilters, parseTokenFilterList, type TokenValues } from '../routing/token-filters.js';
+import type { ScheduleAction } from './action-order.js';
 import type { LeadPhase, LeadRecord } from './lead-record.js';
 import { waitEnd } from './wait-time.js';
 
@@ -8,14 +9,8 @@ import { waitEnd } from './wait-time.js';
  * does next. The runner (step-runner.ts) does the I/O and calls this again after each action.
  */
 
-/** A schedule action as the engine reads it (the stored record). */
-export type ScheduleAction = Record<string, unknown> & {
-  id: number;
-  action_type: string;
-  owner_relation: string;
-  sortable_order?: number | null;
-  record_token_filter_list?: readonly string[] | null;
-};
+// The action's shape and run order, in a module with no imports (the operator console reads them too).
+export { orderActions, type ScheduleAction } from './action-order.js';
 
 /** Actions one step runs at most; then it waits YIELD_SECONDS (a schedule of restarts cannot spin). */
 export const MAX_ACTIONS_PER_STEP = 50;
@@ -27,11 +22,6 @@ export const MAX_PRIORITY_OFFSET_SECONDS = 300;
 
 export type EndReason = 'schedule_finished' | 'expired' | 'max_contact_attempts' | 'moved_to_end_of_schedule' | 'choice' | 'schedule_deleted';
 
-/** A phase's actions in run order: sortable_order ascending (blank last), then id. */
-export function orderActions(all: readonly ScheduleAction[], phase: LeadPhase): ScheduleAction[] {
-  const order = (action: ScheduleAction) => (typeof action.sortable_order === 'number' ? action.sortable_order : Number.POSITIVE_INFINITY);
-  return all.filter((action) => action.owner_relation === phase).sort((a, b) => order(a) - order(b) || a.id - b.id);
-}
 
 /**
  * A lead's tokens for filters and `{{token}}` templates: its data tokens, then its own scalar

@@ -96,6 +96,7 @@ if (seeded.generated) {
   console.log(`Company "default" (id ${seeded.companyId}) uses public key ${seeded.keyPair.publicKey}; the pair is in ${join(dataDir, 'credentials.json')} or your environment.`);
 }
 console.log(`Try: curl -u "${seeded.keyPair.publicKey}:<private key>" ${base}/api/v1/subscriptions`);
+console.log(`Operator console: ${base}/app (sign in with that key pair); API reference: ${base}/docs`);
 
 // The stale-call sweeper, as the EventBridge rule runs it in AWS: ends calls whose final carrier
 // callback never came (a simulator run cut short leaves one), freeing their buyers.

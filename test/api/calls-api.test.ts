@@ -260,6 +260,8 @@ describe('GET /api/v1/calls', () => {
       [`caller_number=${encodeURIComponent('(415) 555-0001')}`, (c) => c.caller_number === CALLER_1],
       [`caller_number=4155550002&buyer_converted=false`, (c) => c.caller_number === CALLER_2 && c.buyer_converted === false],
       [`offer_id=${world.offer1.id}&in_progress=true`, (c) => c.offer_id === world.offer1.id && c.in_progress === true],
+      ['status=completed', (c) => c.status === 'completed'],
+      ['status=ringing&in_progress=true', (c) => c.status === 'ringing'],
     ];
     for (const [query, keep] of cases) {
       const expected = idsOf(all.filter(keep));
@@ -282,6 +284,7 @@ describe('GET /api/v1/calls', () => {
     expect422(await get(world.company, '/api/v1/calls?columns=id,secure_token'), { columns: ['unknown column secure_token'] });
     expect422(await get(world.company, '/api/v1/calls?caller_number=12'), { caller_number: ['is not a phone number'] });
     expect422(await get(world.company, '/api/v1/calls?offer_id=x'), { offer_id: ['is not an integer'] });
+    expect422(await get(world.company, '/api/v1/calls?status=done'), { status: ['is not included in the list (ringing, dialing, ivr, in_progress, completed, no_answer, no_buyer, blocked, canceled, busy, failed)'] });
     expect422(await get(world.company, '/api/v1/calls?per_page=501'), { per_page: ['must be at most 500'] });
     expect422(await get(world.company, '/api/v1/calls?ended_at_from=yesterday'), { ended_at_from: ['is not a valid time (use YYYY-MM-DD HH:MM:SS +ZZZZ)'] });
     expect422(await get(world.company, '/api/v1/calls?cursor=not-a-cursor'), { cursor: ['is not a valid cursor'] });

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../functions/docs/document.js';
 import { routeGroups } from '../../shared/http/routes.js';
+import { chromiumPath, skipWithoutChromium } from '../fixtures/chromium.js';
 import { useGateway } from '../fixtures/gateway.js';
 
 /**
@@ -16,23 +17,8 @@ import { useGateway } from '../fixtures/gateway.js';
  */
 const gateway = useGateway();
 
-function onPath(names: readonly string[]): string | undefined {
-  for (const name of names) {
-    for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-      try {
-        accessSync(path.join(dir, name), constants.X_OK);
-        return path.join(dir, name);
-      } catch {
-        // not in this directory
-      }
-    }
-  }
-  return undefined;
-}
-
-const browser = onPath(['chromium', 'chromium-browser']);
-const skip = !browser && !process.env.CI;
-if (skip) console.warn('docs-browser.test.ts: skipped, chromium is not installed (apt-get install -y chromium; CI installs it in .ci/run)');
+const browser = chromiumPath;
+const skip = skipWithoutChromium('docs-browser.test.ts');
 
 const profile = mkdtempSync(path.join(tmpdir(), 'apidoc-chromium-'));
 afterAll(() => rmSync(profile, { recursive: true, force: true }));

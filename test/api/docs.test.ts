@@ -93,10 +93,10 @@ describe('GET /docs', () => {
 });
 
 describe('GET /', () => {
-  it('points to the reference page', async () => {
+  it('points to the operator console', async () => {
     const response = await fetch(`${gateway.baseUrl}/`, { redirect: 'manual' });
     expect(response.status).toBe(302);
-    expect(response.headers.get('location')).toBe('/docs');
+    expect(response.headers.get('location')).toBe('/app');
   });
 });
 

@@ -63,6 +63,8 @@ describe('callPredicate', () => {
     expect(callPredicate({ number_id: 3 })!(call({ number_id: null }))).toBe(false);
     expect(callPredicate({ caller_number: '+14155552671' })!(call({ caller_number: '+14155552671' }))).toBe(true);
     expect(callPredicate({ caller_number: '+14155552671', buyer_id: 2 })!(call({ caller_number: '+14155552671', buyer_id: 1 }))).toBe(false);
+    expect(callPredicate({ status: 'no_answer' })!(call({ status: 'no_answer' }))).toBe(true);
+    expect(callPredicate({ status: 'no_answer' })!(call({ status: 'completed' }))).toBe(false);
   });
 
   it('bounds ended_at inclusively and leaves out calls that have not ended', () => {
