@@ -168,9 +168,9 @@ export function smokeSteps(): SmokeStep<SmokeContext>[] {
       name: 'console answers',
       async run(context) {
         // The smoke test is run from the deployed version's checkout: its route table says whether the console exists yet.
-        if (!routes.some((route) => route.method === 'GET' && route.path === '/console')) return { skip: 'no console in this version' };
-        const reply = await context.request('GET', '/console', { auth: false });
-        check(reply.status === 200 && (reply.headers.get('content-type') ?? '').includes('text/html'), `GET /console answered ${reply.status}`);
+        if (!routes.some((route) => route.method === 'GET' && route.path === '/app')) return { skip: 'no console in this version' };
+        const reply = await context.request('GET', '/app', { auth: false });
+        check(reply.status === 200 && (reply.headers.get('content-type') ?? '').includes('text/html'), `GET /app answered ${reply.status}`);
       },
     },
     {
