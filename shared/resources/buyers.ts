@@ -47,6 +47,9 @@ export const buyers = defineResource({
     record_token_filter_list: [],
     current_conversion_token_values: [],
     team_users_emails: [],
+    buyer_type: 'static',
+    rtb_method: 'POST',
+    rtb_timeout_ms: 800,
   },
   order: { values: BUYER_ORDER_VALUES, default: 'id' },
   // Live counters (the view's enricher's columns): a page ordered by them reads every buyer's counters.
