@@ -4,6 +4,8 @@ import { WEBHOOK_LOG_COLUMNS } from '../../shared/events/webhook-logs.js';
 import type { OperationDoc, RowsDoc } from '../../shared/http/openapi/operation-doc.js';
 import { serializerParams } from '../../shared/http/openapi/resource-operations.js';
 import { buyers } from '../../shared/resources/buyers.js';
+import { BID_LOG_COLUMNS } from '../../shared/bidding/bid-log.js';
+import { bidListSchema } from '../buyers/bids.js';
 import { dataAppends } from '../../shared/resources/data-appends.js';
 import { CORS_HEADERS } from '../../shared/routing/inbound.js';
 import { COLLECTION_TYPES, collectionSchema } from '../admin/collections.js';
@@ -266,6 +268,15 @@ export const operationDocs: Record<string, OperationDoc> = {
     pathParams: { user_buyer_id: { description: "The buyer's `user_buyer_id`." } },
     params: serializerParams(buyers),
     response: { record: 'buyer', rows: { resource: 'buyers' } },
+  },
+  'buyers.bids': {
+    summary: "List a bidding buyer's recent bids",
+    description:
+      'Every ask of the buyer (real-time bidding, docs/rtb.md), newest first: where it came from (a call or a partner ping), the request URL and headers with secret items redacted, the HTTP status, latency, bid, number or SIP address, bid id, why it was left out (`reason`: timeout, error_status, invalid_answer, rejected, no_bid, below_minimum, no_number, refused, connection_error, missing_secret, invalid_request; null when the bid stood) and when the bid lapses. Kept 30 days; by cursor (`metadata.next_cursor`, 0 at the end).',
+    params: bidListSchema,
+    pathParams: { id: { description: "The buyer's id." } },
+    response: { list: 'bids', rows: { name: 'BuyerBid', columns: BID_LOG_COLUMNS } },
+    errors: [404],
   },
   'phone_numbers.search': {
     summary: 'Search numbers to buy',
