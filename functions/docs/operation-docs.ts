@@ -5,6 +5,7 @@ import type { OperationDoc, RowsDoc } from '../../shared/http/openapi/operation-
 import { serializerParams } from '../../shared/http/openapi/resource-operations.js';
 import { buyers } from '../../shared/resources/buyers.js';
 import { BID_LOG_COLUMNS } from '../../shared/bidding/bid-log.js';
+import { BID_REPORT_FIELDS } from '../../shared/bidding/bid-report.js';
 import { bidListSchema } from '../buyers/bids.js';
 import { dataAppends } from '../../shared/resources/data-appends.js';
 import { CORS_HEADERS } from '../../shared/routing/inbound.js';
@@ -315,9 +316,10 @@ export const operationDocs: Record<string, OperationDoc> = {
   'calls.live': { summary: 'List calls in progress', params: callPageSchema, response: { list: 'calls', rows: call } },
   'calls.reports': {
     summary: 'Call statistics by category',
-    description: 'Over a time range (today by default), from hourly rollups.',
+    description:
+      'Over a time range (today by default), from hourly rollups. By buyer (`category=buyer`), each row also has the real-time bidding figures (docs/rtb.md): `pings` (bid requests sent), `bids` (those that brought a bid), `wins` (calls first dialed to the bid) and `win_rate` (wins / bids); other categories leave them out.',
     params: reportsSchema,
-    response: { list: 'reports', rows: { name: 'ReportRow', columns: ['category', 'value', 'name', ...STAT_FIELDS] } },
+    response: { list: 'reports', rows: { name: 'ReportRow', columns: ['category', 'value', 'name', ...STAT_FIELDS, ...BID_REPORT_FIELDS] } },
   },
   'calls.stats': {
     summary: 'Call statistics by category and interval',

@@ -66,7 +66,8 @@ function render(template: string, tokens: Record<string, unknown>, mode: Templat
   const parts: string[] = [];
   let last = 0;
   for (const match of template.matchAll(secretRefs())) {
-    parts.push(renderTemplate(template.slice(last, match.index), tokens, mode), secret(match[1]!.trim()));
+    // The secret escaped for where it goes, as a token would be (a URL's query, a JSON string).
+    parts.push(renderTemplate(template.slice(last, match.index), tokens, mode), renderTemplate('{{value}}', { value: secret(match[1]!.trim()) }, mode));
     last = match.index + match[0].length;
   }
   parts.push(renderTemplate(template.slice(last), tokens, mode));
