@@ -48,8 +48,13 @@ export const buyers = defineResource({
     current_conversion_token_values: [],
     team_users_emails: [],
     buyer_type: 'static',
+    rtb_url: null,
     rtb_method: 'POST',
+    rtb_body: null,
+    rtb_headers: {},
     rtb_timeout_ms: 800,
+    rtb_min_bid: null,
+    rtb_response_paths: null,
   },
   order: { values: BUYER_ORDER_VALUES, default: 'id' },
   // Live counters (the view's enricher's columns): a page ordered by them reads every buyer's counters.
