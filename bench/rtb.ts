@@ -56,7 +56,7 @@ async function run(): Promise<void> {
       match.pathParameters,
     );
     const response = await handler(event, buildLambdaContext(match.route.group, event.requestContext.requestId));
-    return { status: response.statusCode, body: JSON.parse(response.body ?? '{}') as Record<string, any> };
+    return { status: response.statusCode ?? 500, body: JSON.parse(response.body ?? "{}") as Record<string, any> };
   };
   const create = async (path: string, json: Record<string, unknown>, authorization: string) => {
     const reply = await invoke('POST', path, json, authorization);
