@@ -11,4 +11,5 @@ export const handler = createRouteGroupHandler('buyers', buyersRoutes, {
     return [buyers, buyerGroups];
   }),
   'buyers.showByUserBuyerId': lazyOperation(async () => (await import('./by-user-buyer-id.js')).showByUserBuyerId),
+  'buyers.bids': lazyOperation(async () => (await import('./bids.js')).listBids),
 });

@@ -8,7 +8,11 @@ import {
   type TimeRange,
 } from '../../shared/calls/report-aggregation.js';
 import { queryRollups } from '../../shared/calls/report-store.js';
-import { REPORT_CATEGORIES, type ReportCategory } from '../../shared/calls/rollups.js';
+import { emptyStats, REPORT_CATEGORIES, type ReportCategory } from '../../shared/calls/rollups.js';
+import { bidFigures } from '../../shared/bidding/bid-log.js';
+import { BID_REPORT_FIELDS, withBidFigures } from '../../shared/bidding/bid-report.js';
+
+const bidFieldsOf = (row: Record<string, number>) => Object.fromEntries(BID_REPORT_FIELDS.map((field) => [field, row[field] ?? 0]));
 import { getRecords } from '../../shared/db/records.js';
 import { ValidationError } from '../../shared/http/errors.js';
 import { booleanParam, oneOf } from '../../shared/http/param-schemas.js';
@@ -82,12 +86,15 @@ export const callReports: Operation = async (request) => {
   const params = validate(reportsSchema, request.params);
   const range = reportRange(params, request.now);
   const companyId = request.auth.companyId;
-  const rows = reportRows(await queryRollups(companyId, range, params.category), params.category, range);
+  const byBuyer = params.category === 'buyer';
+  const [items, figures] = await Promise.all([queryRollups(companyId, range, params.category), byBuyer ? bidFigures(companyId, range.fromMs, range.toMs) : undefined]);
+  // By buyer, the bidding buyers' pings, bids, wins and win rate beside the call figures (docs/rtb.md).
+  const rows = figures ? withBidFigures(reportRows(items, params.category, range), figures, (value) => ({ value, stats: emptyStats() })) : reportRows(items, params.category, range);
   const names = await valueNames(companyId, params.category, rows.map((row) => row.value));
   return {
     kind: 'list',
     plural: 'reports',
-    records: rows.map((row) => rowView(params.category, row, names)),
+    records: rows.map((row) => ({ ...rowView(params.category, row, names), ...(figures ? bidFieldsOf(row as unknown as Record<string, number>) : {}) })),
     metadata: { category: params.category, ...rangeMetadata(range, params.time_zone ?? 'UTC'), total_count: rows.length },
     bare: !params.root,
   };

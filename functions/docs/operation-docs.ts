@@ -5,6 +5,9 @@ import type { JsonSchema } from '../../shared/http/openapi/json-schema.js';
 import type { OperationDoc, RowsDoc } from '../../shared/http/openapi/operation-doc.js';
 import { serializerParams } from '../../shared/http/openapi/resource-operations.js';
 import { buyers } from '../../shared/resources/buyers.js';
+import { BID_LOG_COLUMNS } from '../../shared/bidding/bid-log.js';
+import { BID_REPORT_FIELDS } from '../../shared/bidding/bid-report.js';
+import { bidListSchema } from '../buyers/bids.js';
 import { dataAppends } from '../../shared/resources/data-appends.js';
 import { CORS_HEADERS } from '../../shared/routing/inbound.js';
 import { COLLECTION_TYPES, collectionSchema } from '../admin/collections.js';
@@ -307,6 +310,15 @@ export const operationDocs: Record<string, OperationDoc> = {
     params: serializerParams(buyers),
     response: { record: 'buyer', rows: { resource: 'buyers' } },
   },
+  'buyers.bids': {
+    summary: "List a bidding buyer's recent bids",
+    description:
+      'Every ask of the buyer (real-time bidding, docs/rtb.md), newest first: where it came from (a call or a partner ping), the request URL and headers with secret items redacted, the HTTP status, latency, bid, number or SIP address, bid id, why it was left out (`reason`: timeout, error_status, invalid_answer, rejected, no_bid, below_minimum, no_number, refused, connection_error, missing_secret, invalid_request; null when the bid stood) and when the bid lapses. Kept 30 days; by cursor (`metadata.next_cursor`, 0 at the end).',
+    params: bidListSchema,
+    pathParams: { id: { description: "The buyer's id." } },
+    response: { list: 'bids', rows: { name: 'BuyerBid', columns: BID_LOG_COLUMNS } },
+    errors: [404],
+  },
   'phone_numbers.search': {
     summary: 'Search numbers to buy',
     description: 'Numbers the carrier offers that no company of this deployment holds.',
@@ -375,9 +387,10 @@ export const operationDocs: Record<string, OperationDoc> = {
   'calls.live': { summary: 'List calls in progress', params: callPageSchema, response: { list: 'calls', rows: call } },
   'calls.reports': {
     summary: 'Call statistics by category',
-    description: 'Over a time range (today by default), from hourly rollups.',
+    description:
+      'Over a time range (today by default), from hourly rollups. By buyer (`category=buyer`), each row also has the real-time bidding figures (docs/rtb.md): `pings` (bid requests sent), `bids` (those that brought a bid), `wins` (calls first dialed to the bid) and `win_rate` (wins / bids); other categories leave them out.',
     params: reportsSchema,
-    response: { list: 'reports', rows: { name: 'ReportRow', columns: ['category', 'value', 'name', ...STAT_FIELDS] } },
+    response: { list: 'reports', rows: { name: 'ReportRow', columns: ['category', 'value', 'name', ...STAT_FIELDS, ...BID_REPORT_FIELDS] } },
   },
   'calls.stats': {
     summary: 'Call statistics by category and interval',

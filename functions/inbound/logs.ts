@@ -16,6 +16,8 @@ export const LOG_COLUMNS = [
   'eligible_buyer_ids',
   'excluded_buyers',
   'excluded_count',
+  // The asks of bidding buyers (include_dynamic_buyers; docs/rtb.md), secrets redacted.
+  'buyer_pings',
   'request',
   'response',
   'test_mode',

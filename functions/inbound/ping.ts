@@ -13,6 +13,7 @@ import { readForPing } from '../../shared/routing/ping-reads.js';
 import { checkUserToken, inboundResponse, InboundError, tokensOf } from '../../shared/routing/inbound.js';
 import { redactParams } from '../../shared/http/redact.js';
 import { isoWithOffset } from '../../shared/time.js';
+import { bidForPing } from '../../shared/bidding/ping-bids.js';
 
 /** How many offered and excluded buyers a log entry lists (the counts are always complete). */
 const LOG_LIST_LIMIT = 100;
@@ -139,16 +140,18 @@ export async function runPing(request: OperationRequest): Promise<PingOutcome> {
   }
 
   const tokens = tokensOf(request.params);
-  const decision = routeBuyers(
+  const routed = routeBuyers(
     buyers,
     { now, tokens, blacklisted, concurrencyBufferPercent: typeof webhook.concurrency_cap_buffer_percent === 'number' ? webhook.concurrency_cap_buffer_percent : undefined },
     serviceRandom,
   );
+  const id = timeSortableId(now.getTime());
+  const pingId = String(id);
+  // Bidding buyers (include_dynamic_buyers) asked now, ranked with the fixed bids (shared/bidding/ping-bids.ts).
+  const { decision, round } = await bidForPing({ companyId, webhook, decision: routed, now, caller: caller ?? null, trafficSourceId: trafficSourceId ?? null, tokens, pingId });
 
   const limit = typeof webhook.buyers_limit_value === 'number' && webhook.buyers_limit_value > 0 ? webhook.buyers_limit_value : decision.eligible.length;
   const chosen = decision.eligible.slice(0, limit);
-  const id = timeSortableId(now.getTime());
-  const pingId = String(id);
   const expiresAt = new Date(now.getTime() + PING_VALID_SECONDS * 1000);
   // `id`, `bid_price` and `tier` are the hosted service's names of the same facts (docs/compatibility.md).
   const offered = chosen.map((buyer) => ({ buyer_id: buyer.id, id: buyer.id, name: buyer.name, bid: buyer.bid, bid_price: buyer.bid, tier: buyer.effectiveTier, ping_id: `${pingId}-${buyer.id}` }));
@@ -195,18 +198,23 @@ export async function runPing(request: OperationRequest): Promise<PingOutcome> {
     eligible_buyer_ids: chosen.map((buyer) => buyer.id),
     excluded_buyers: decision.excluded.slice(0, LOG_LIST_LIMIT).map((buyer) => ({ buyer_id: buyer.id, name: buyer.name, reason: buyer.reason })),
     excluded_count: decision.excluded.length,
+    // The asks of bidding buyers (secrets redacted), and the bids of those offered: the post hands them to the call.
+    ...(round ? { buyer_pings: round.pings.slice(0, LOG_LIST_LIMIT), rtb_bids: Object.fromEntries(chosen.flatMap((buyer) => (round.bids[String(buyer.id)] ? [[String(buyer.id), round.bids[String(buyer.id)]]] : []))) } : {}),
     ping_expires_at: expiresAt.toISOString(),
     test_mode: webhook.test_mode === true,
     duration_ms: Math.round(performance.now() - started),
     expires_at: inboundLogExpiry(now),
   };
-  const limited = await takeRateLimitsBeside(
-    companyId,
-    rateChecks(webhook, trafficSourceId),
-    now,
-    () => putDayRecord(companyId, 'inbound_webhook_logs', logEntry),
-    () => deleteDayRecord(companyId, 'inbound_webhook_logs', id),
-  );
+  const [limited] = await Promise.all([
+    takeRateLimitsBeside(
+      companyId,
+      rateChecks(webhook, trafficSourceId),
+      now,
+      () => putDayRecord(companyId, 'inbound_webhook_logs', logEntry),
+      () => deleteDayRecord(companyId, 'inbound_webhook_logs', id),
+    ),
+    round?.persist(),
+  ]);
   if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
   return { webhook, body, log: logEntry };
 }

@@ -9,6 +9,7 @@ import { serviceRandom } from '../../shared/routing/random.js';
 import { reserveNumber, type NumberReservation } from '../../shared/routing/reservations.js';
 import { redactParams } from '../../shared/http/redact.js';
 import { isoWithOffset } from '../../shared/time.js';
+import type { PlacedBid } from '../../shared/bidding/bid-ranking.js';
 import { boundedJson, callerAndSource, inboundLogExpiry, runPing } from './ping.js';
 
 /** How long a posted number stays reserved for the caller (seconds). */
@@ -90,6 +91,8 @@ async function reserveForPing(request: OperationRequest, webhook: StoredRecord, 
       offer_id: typeof webhook.offer_id === 'number' ? webhook.offer_id : null,
       traffic_source_id: trafficSourceId ?? (typeof pinged.traffic_source_id === 'number' ? pinged.traffic_source_id : null),
       reserved_until: until.toISOString(),
+      // The bids of the bidding buyers posted for (docs/rtb.md): the call dials them while they are live.
+      ...(pinged.rtb_bids ? { rtb_bids: Object.fromEntries(Object.entries(pinged.rtb_bids as Record<string, PlacedBid>).filter(([buyerId]) => buyerIds.includes(Number(buyerId)))) } : {}),
     };
   const body = {
     success: true,

@@ -4,6 +4,7 @@ import type { EmailOutbox } from './local/email-outbox.js';
 import type { FileObjectStorage } from './local/file-object-storage.js';
 import type { FixedTranscripts } from './local/fixed-transcripts.js';
 import type { BackgroundWork } from '../ports/background-work.js';
+import type { LocalBidders } from './local/local-bidders.js';
 import type { LocalEncryption } from './local/local-encryption.js';
 import type { TableQueue } from './local/table-queue.js';
 import type { TableWork } from './local/table-work.js';
@@ -23,6 +24,7 @@ export interface LocalAdapters {
   EmailOutbox: typeof EmailOutbox;
   FileObjectStorage: typeof FileObjectStorage;
   FixedTranscripts: typeof FixedTranscripts;
+  LocalBidders: typeof LocalBidders;
   LocalEncryption: typeof LocalEncryption;
   TableQueue: typeof TableQueue;
   TableScheduler: typeof TableScheduler;

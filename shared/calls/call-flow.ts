@@ -40,6 +40,7 @@ import type { CallerInput } from '../call-config/router-matching.js';
 import { agentDialInstruction, agentLegEnded, routeToAgent } from '../agents/agent-calls.js';
 import { buyerIdsOfOffer, readArrival } from './call-start-reads.js';
 import { dialInputs, fallThroughReads, holdPlaylistOf, type DialKnown } from './dial-reads.js';
+import { bidForCall, buyersWithCallBids, countCallWin, dialedBuyer, type CallBidding } from './call-bids.js';
 
 /**
  * The carrier-neutral call state machine:
@@ -376,7 +377,9 @@ async function instructionFor(companyId: number, call: Call, known?: DialKnown):
   const attempt = currentAttempt(call);
   if (call.in_progress && attempt?.status === 'ringing') {
     if (attempt.buyer_id === null) return (await agentDialInstruction(companyId, call, attempt)) ?? { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
-    const { buyer, offer, recordingRules, sipHeaders } = await dialInputs(companyId, (call.offer_id as number | null) ?? null, attempt.buyer_id, known);
+    const { buyer: read, offer, recordingRules, sipHeaders } = await dialInputs(companyId, (call.offer_id as number | null) ?? null, attempt.buyer_id, known);
+    // A bidder is dialed at the number its bid returned (call-bids.ts).
+    const buyer = dialedBuyer(read, call);
     if (buyer) {
       const [callerId, extras] = await Promise.all([displayCallerId(companyId, buyer, call), dialExtras(companyId, buyer, call, { recordingRules, sipHeaders })]);
       return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: { ...dialTarget(buyer, call, callerId), ...extras }, holdPlaylistId: holdPlaylistOf(offer) };
@@ -392,7 +395,7 @@ async function instructionFor(companyId: number, call: Call, known?: DialKnown):
  * no_buyer. Mutates `call` (to be saved).
  */
 async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date, claims: ClaimAcrossRuns): Promise<ClaimChoice> {
-  const claimed = await claims.choose(async () => claimInSave(companyId, await loadRoutingBuyers(companyId, buyerIds), { now: at, tokens }, serviceRandom));
+  const claimed = await claims.choose(async () => claimInSave(companyId, buyersWithCallBids(await loadRoutingBuyers(companyId, buyerIds), call), { now: at, tokens }, serviceRandom));
   recordFirstBuyer(call, buyerIds, claimed, at);
   return claimed;
 }
@@ -516,6 +519,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   // The buyer is claimed in the transaction that writes the call (claimInSave): no request of its own.
   let claim: { buyerIds: Set<number>; inSave: ClaimInSave } | undefined;
   let agentId: number | undefined;
+  let bidding: CallBidding | undefined;
   const stateLimits = blacklisted ? { limits: [] } : stateLimitsOfCall(inbound, { carrierState: incoming.callerState, caller, tokens, offerId: number.offer_id });
   const stateSlots = stateLimits.limits.length ? await takeStateSlots(companyId, stateLimits.limits, at) : undefined;
   if (blacklisted) {
@@ -540,10 +544,14 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
       // The offer's call center agents first, buyers after (not for a ping's reserved buyers).
       agentId = reservation?.buyer_ids.length ? undefined : await routeToAgent(companyId, call, offer, buyerIds, at, (type, detail) => timeline(call, at, type, detail));
       // The buyers and counters read beside the configuration, when they were (call-start-reads.ts).
-      if (agentId === undefined) claim = { buyerIds, inSave: claimInSave(companyId, await started.buyers.load(buyerIds), { now: at, tokens }, serviceRandom) };
+      if (agentId === undefined) {
+        // Bidding buyers are asked first; their bids rank with the fixed ones (call-bids.ts).
+        bidding = await bidForCall(companyId, call, await started.buyers.load(buyerIds), tokens, at, (type, detail) => timeline(call, at, type, detail), reservation?.rtb_bids);
+        claim = { buyerIds, inSave: claimInSave(companyId, bidding.buyers, { now: at, tokens }, serviceRandom) };
+      }
     }
   }
-  const { call: written, claimed, onDial, created, staged } = await writeNewCall(companyId, call, claim, started.eventConsumers, at);
+  const [{ call: written, claimed, onDial, created, staged }] = await Promise.all([writeNewCall(companyId, call, claim, started.eventConsumers, at), bidding?.persist()]);
   call = written;
   if (!created) {
     // A retry of this webhook got there first (our claim was not written with it): give back what
@@ -553,7 +561,7 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
     const winner = await findCallByCarrierId(incoming.carrier, incoming.carrierCallId);
     return winner ? instructionFor(winner.companyId, winner.call as Call) : { kind: 'reject', reason: 'duplicate' };
   }
-  await publishStaged(staged);
+  await Promise.all([publishStaged(staged), countCallWin(companyId, call, claimed?.buyer?.id, at)]);
   // Counted once: a retried incoming webhook found the call above, or lost the race to create it.
   countMetric(METRIC.callsStarted);
   if (!call.in_progress) {
@@ -655,7 +663,7 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
           ? await claims.choose(async () => {
               const reads = await fallThroughReads(companyId, (call.offer_id as number | null) ?? null, remaining);
               nextDial = reads.dial;
-              return claimInSave(companyId, reads.buyers, { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom);
+              return claimInSave(companyId, buyersWithCallBids(reads.buyers, call), { now: at, tokens: (call.data ?? {}) as TokenValues }, serviceRandom);
             })
           : undefined;
         if (claimedNext?.buyer) {

@@ -160,6 +160,17 @@ export const keys = {
   contactFieldCleanups: (companyId: number): string => `${companyPrefix(companyId)}#contact_field_cleanups`,
   contactFieldCleanup: (companyId: number, fieldId: number): Key => ({ pk: keys.contactFieldCleanups(companyId), sk: padId(fieldId) }),
 
+  /**
+   * Real-time bidding (docs/rtb.md): a buyer's bid log, one partition per buyer, newest last
+   * (time-sortable ids), expiring by TTL; the live bids of one caller and tokens, one item per
+   * hash of them, so one GetItem answers for every bidding buyer; and pings, bids and wins per
+   * buyer summed per UTC hour, one item an hour (an attribute per buyer and figure), so a ping
+   * adds one UpdateItem however many buyers it asked.
+   */
+  buyerBids: (companyId: number, buyerId: number): string => `${companyPrefix(companyId)}#buyer_bids#${buyerId}`,
+  bidCache: (companyId: number, hash: string): Key => ({ pk: `${companyPrefix(companyId)}#bid_cache#${hash}`, sk: 'BIDS' }),
+  bidStats: (companyId: number, day: string): string => `${companyPrefix(companyId)}#bid_stats#${day}`,
+
   /** Per-company id sequence for a configuration resource. */
   sequence: (companyId: number, resource: string): Key => ({ pk: `${companyPrefix(companyId)}#seq`, sk: resource }),
 

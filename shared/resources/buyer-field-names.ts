@@ -19,6 +19,9 @@ export const CAP_FIELDS = [
   'revenue_daily_limit',
 ] as const;
 
+/** How a bidding buyer (`buyer_type` rtb) is asked for its bid per call (docs/rtb.md). */
+export const RTB_FIELDS = ['buyer_type', 'rtb_url', 'rtb_method', 'rtb_body', 'rtb_headers', 'rtb_timeout_ms', 'rtb_min_bid', 'rtb_response_paths'] as const;
+
 /** The writable fields, in the order the buyer's extra columns show them (what copy_another_buyer copies, less user_buyer_id). */
 export const BUYER_WRITABLE_FIELDS = [
   'user_buyer_id',
@@ -56,6 +59,7 @@ export const BUYER_WRITABLE_FIELDS = [
   'current_conversion_name',
   'current_conversion_token_values',
   'current_conversion_attribution_token_values',
+  ...RTB_FIELDS,
 ] as const;
 
 export type BuyerWritableField = (typeof BUYER_WRITABLE_FIELDS)[number];

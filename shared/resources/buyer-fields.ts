@@ -5,6 +5,7 @@ import { emailParam, idListParam, listOf, optionalText, timeZoneParam } from './
 import { tokenFilterListParam, tokenListParam } from './token-fields.js';
 import { phoneOrSipParam } from './phone-or-sip-param.js';
 import { BUYER_WRITABLE_FIELDS, CAP_FIELDS, type BuyerWritableField } from './buyer-field-names.js';
+import { checkRtbBuyer, rtbWritable } from './rtb-fields.js';
 
 export { BUYER_WRITABLE_FIELDS, CAP_FIELDS };
 
@@ -99,12 +100,13 @@ export const buyerWritable: Record<BuyerWritableField, v.GenericSchema<unknown, 
   current_conversion_name: optionalText,
   current_conversion_token_values: v.optional(tokenFilterListParam),
   current_conversion_attribution_token_values: v.optional(tokenListParam),
+  ...rtbWritable,
 };
 
 
 /** Rules across fields, on the buyer as it will be after the write. */
 export function checkBuyer(buyer: Record<string, unknown>): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+  const errors: Record<string, string[]> = checkRtbBuyer(buyer);
   if (buyer.display_caller_id_type === 'display_service_number_id' && (buyer.display_service_number_id ?? null) === null) {
     errors.display_service_number_id = ["can't be blank when display_caller_id_type is display_service_number_id"];
   }

@@ -37,6 +37,8 @@ const writable = {
   require_traffic_source_id: flag,
   require_user_auth_token: flag,
   test_mode: flag,
+  // Bidding buyers take part in pings (docs/rtb.md); without it they are left out of them.
+  include_dynamic_buyers: flag,
   buyers_limit_value: optionalCount,
   webhook_read_timeout: optionalCount,
   concurrency_cap_buffer_percent: v.optional(blankable(v.pipe(decimalParam, v.minValue(0, 'must be between 0 and 100'), v.maxValue(100, 'must be between 0 and 100')))),

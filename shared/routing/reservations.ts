@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, type TransactItem } from '../db/client.js';
 import { keys } from '../db/keys.js';
+import type { BidsByBuyer } from '../bidding/bid-ranking.js';
 
 /**
  * A tracking number held for one caller after a post: a call from that caller to that number
@@ -22,6 +23,8 @@ export interface NumberReservation {
   offer_id: number | null;
   traffic_source_id: number | null;
   reserved_until: string;
+  /** Bids of bidding buyers the ping found (docs/rtb.md): the call is dialed to them while they are live, without asking again. */
+  rtb_bids?: BidsByBuyer;
 }
 
 /** The Put of a reservation (also written in a lead submission's transaction). */

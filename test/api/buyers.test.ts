@@ -240,6 +240,14 @@ function fullCreateInput(offerId: number): Record<string, unknown> {
     current_conversion_name: ' Qualified call ',
     current_conversion_token_values: ['zip:!=90210', 'age: <= 65', 'state:TX'],
     current_conversion_attribution_token_values: 'channel: ppc',
+    buyer_type: 'rtb',
+    rtb_url: 'https://bids.example.com/bid?caller={{caller_id}}',
+    rtb_method: ' get ',
+    rtb_body: '{"caller":"{{caller_id}}"}',
+    rtb_headers: { 'X-Api-Key': '{{secret:acme-key}}' },
+    rtb_timeout_ms: '900',
+    rtb_min_bid: '5.5',
+    rtb_response_paths: { bid: 'data.amount', number: 'data.phone' },
   };
 }
 
@@ -308,6 +316,14 @@ function fullCreateExpected(offerId: number): Record<string, unknown> {
     current_conversion_name: 'Qualified call',
     current_conversion_token_values: ['zip:!=90210', 'age:<=65', 'state:TX'],
     current_conversion_attribution_token_values: 'channel:ppc',
+    buyer_type: 'rtb',
+    rtb_url: 'https://bids.example.com/bid?caller={{caller_id}}',
+    rtb_method: 'GET',
+    rtb_body: '{"caller":"{{caller_id}}"}',
+    rtb_headers: { 'X-Api-Key': '{{secret:acme-key}}' },
+    rtb_timeout_ms: 900,
+    rtb_min_bid: 5.5,
+    rtb_response_paths: { bid: 'data.amount', number: 'data.phone' },
   };
 }
 
@@ -363,6 +379,14 @@ function fullUpdateInput(offerId: number): Record<string, unknown> {
     current_conversion_name: '',
     current_conversion_token_values: '',
     current_conversion_attribution_token_values: 'channel:seo,sub:1',
+    buyer_type: 'static',
+    rtb_url: '',
+    rtb_method: 'post',
+    rtb_body: '',
+    rtb_headers: '',
+    rtb_timeout_ms: '',
+    rtb_min_bid: '',
+    rtb_response_paths: '',
   };
 }
 
@@ -418,6 +442,14 @@ function fullUpdateExpected(offerId: number): Record<string, unknown> {
     current_conversion_name: null,
     current_conversion_token_values: null,
     current_conversion_attribution_token_values: 'channel:seo,sub:1',
+    buyer_type: 'static',
+    rtb_url: null,
+    rtb_method: 'POST',
+    rtb_body: null,
+    rtb_headers: {},
+    rtb_timeout_ms: 800,
+    rtb_min_bid: null,
+    rtb_response_paths: null,
   };
 }
 
@@ -447,7 +479,7 @@ describe('every writable field round-trips', () => {
       type: 'Buyer',
       context_menu_name: 'Acme Insurance',
       bid_price: 12.34,
-      buyer_type: 'number',
+      buyer_type: 'rtb',
       token_values: ['zip:!=90210', 'age:<=65', 'state:TX'],
       token_values_hash: { state: 'TX' },
       attribution_token_values: 'channel:ppc',
@@ -468,7 +500,7 @@ describe('every writable field round-trips', () => {
     expect(reshown).toMatchObject({
       context_menu_name: 'Acme Renamed',
       bid_price: 99.99,
-      buyer_type: 'sip',
+      buyer_type: 'static',
       token_values: [],
       token_values_hash: {},
       attribution_token_values_hash: { channel: 'seo', sub: '1' },
@@ -538,7 +570,7 @@ describe('create, show, new and delete', () => {
       current_conversion_duration: 0,
       number: null,
       user_buyer_id: null,
-      buyer_type: null,
+      buyer_type: 'static',
       concurrency_cap_used: 0,
       maxed_out_by: null,
       last_call_at: null,
@@ -708,6 +740,18 @@ const REJECTED: Array<[string, Record<string, unknown>, string]> = [
   ['dtmf_tones with letters', { dtmf_tones: '12a' }, 'dtmf_tones'],
   ['dtmf_tones with a space', { dtmf_tones: '1 2' }, 'dtmf_tones'],
   ['an unknown route_by_type', { route_by_type: 'random' }, 'route_by_type'],
+  ['an unknown buyer_type', { buyer_type: 'dynamic' }, 'buyer_type'],
+  ['an rtb buyer without rtb_url', { buyer_type: 'rtb' }, 'rtb_url'],
+  ['an rtb_url that is not a URL', { rtb_url: 'bids.example.com' }, 'rtb_url'],
+  ['an rtb_url on a private address', { buyer_type: 'rtb', rtb_url: 'http://10.1.2.3/bid' }, 'rtb_url'],
+  ['an rtb_url on the metadata address', { buyer_type: 'rtb', rtb_url: 'http://169.254.169.254/latest' }, 'rtb_url'],
+  ['an rtb_method other than POST or GET', { rtb_method: 'PUT' }, 'rtb_method'],
+  ['rtb_timeout_ms above 5000', { rtb_timeout_ms: 5001 }, 'rtb_timeout_ms'],
+  ['rtb_timeout_ms that is not a whole number', { rtb_timeout_ms: '800.5' }, 'rtb_timeout_ms'],
+  ['a negative rtb_min_bid', { rtb_min_bid: -1 }, 'rtb_min_bid'],
+  ['rtb_headers setting Host', { rtb_headers: { Host: 'x' } }, 'rtb_headers'],
+  ['rtb_response_paths naming an unknown fact', { rtb_response_paths: { price: 'a.b' } }, 'rtb_response_paths.price'],
+  ['rtb_response_paths with a path that is not a dot path', { rtb_response_paths: { bid: 'a..b' } }, 'rtb_response_paths.bid'],
   ['an unknown display_caller_id_type', { display_caller_id_type: 'display_nothing' }, 'display_caller_id_type'],
   ['display_service_number_id type without the id', { display_caller_id_type: 'display_service_number_id' }, 'display_service_number_id'],
   ['display_service_number_id type with a blank id', { display_caller_id_type: 'display_service_number_id', display_service_number_id: '' }, 'display_service_number_id'],

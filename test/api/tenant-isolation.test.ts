@@ -577,6 +577,15 @@ const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>
     expect(shared.body.buyer.id).toBe(b.made.buyers![0]!.id);
     expectNothingOfA(shared, 'by_user_buyer_id shared');
   },
+  'GET /api/v1/buyers/{id}/bids': async () => {
+    // A's buyer is unknown to B: 404; B's own buyer lists only its own bids (none here).
+    const foreign = await as(b, 'GET', `/api/v1/buyers/${aOnlyRecord('buyers').id}/bids`);
+    expect(foreign.status, foreign.text).toBe(404);
+    expectNothingOfA(foreign, 'bids of A');
+    const own = await as(b, 'GET', `/api/v1/buyers/${sharedId('buyers')}/bids`);
+    expect(own.status, own.text).toBe(200);
+    expectNothingOfA(own, 'bids of B');
+  },
   'POST /api/v1/number_orders/{id}/resume': async () => {
     const reply = await as(b, 'POST', `/api/v1/number_orders/${aOnlyRecord('number_orders').id}/resume`);
     expect(reply.status, reply.text).toBe(404);

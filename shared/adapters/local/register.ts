@@ -4,6 +4,7 @@ import { DeterministicDataProvider } from './deterministic-data-provider.js';
 import { EmailOutbox } from './email-outbox.js';
 import { FileObjectStorage } from './file-object-storage.js';
 import { FixedTranscripts } from './fixed-transcripts.js';
+import { LocalBidders } from './local-bidders.js';
 import { LocalEncryption } from './local-encryption.js';
 import { TableQueue } from './table-queue.js';
 import { TableScheduler } from './table-scheduler.js';
@@ -22,6 +23,7 @@ registerLocalAdapters({
   EmailOutbox,
   FileObjectStorage,
   FixedTranscripts,
+  LocalBidders,
   LocalEncryption,
   TableQueue,
   TableScheduler,

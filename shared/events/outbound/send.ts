@@ -48,7 +48,16 @@ export interface SendOptions {
   allowed?: AllowedCidrs;
   /** The resolver, default `dns.lookup`; tests inject one to play DNS rebinding. */
   lookup?: ResolveAllAddresses;
+  /**
+   * Keep-alive agents (bidding: many small requests to the same endpoints within seconds). A
+   * pooled connection was guarded when it was made; a response read to its end leaves it in the
+   * pool. Without agents every request has a connection of its own, closed after it.
+   */
+  agents?: { http: http.Agent; https: https.Agent };
 }
+
+/** The error of a request whose pooled connection the other end had closed meanwhile: safe to send again once. */
+export const REUSED_CONNECTION_RESET = 'connection error: ECONNRESET (reused connection)';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024;
@@ -108,14 +117,14 @@ async function attempt(request: OutboundRequest, options: SendOptions): Promise<
   const literalRefusal = net.isIP(host) ? addressRefusal(host, allowed) : undefined;
   if (literalRefusal !== undefined) return { ...NOTHING_SENT, error: `refused: ${literalRefusal}`, refused: true };
   try {
-    return await exchange(url, host, request, guardedLookup(options.lookup ?? dns.lookup, allowed));
+    return await exchange(url, host, request, guardedLookup(options.lookup ?? dns.lookup, allowed), options.agents);
   } catch (error) {
     // http.request throws at once on what it cannot send, such as a header value with a newline.
     return { ...NOTHING_SENT, error: `invalid request: ${(error as Error).message}` };
   }
 }
 
-function exchange(url: URL, host: string, request: OutboundRequest, lookup: net.LookupFunction): Promise<Outcome> {
+function exchange(url: URL, host: string, request: OutboundRequest, lookup: net.LookupFunction, agents?: SendOptions['agents']): Promise<Outcome> {
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxResponseBytes = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return new Promise((resolve) => {
@@ -133,12 +142,13 @@ function exchange(url: URL, host: string, request: OutboundRequest, lookup: net.
       // stream: true leaves out a character cut in half at the limit instead of mangling it.
       responseExcerpt: new TextDecoder().decode(Buffer.concat(kept), { stream: true }),
     });
-    const settle = (outcome: Outcome): void => {
+    /** `complete`: the response was read to its end, so a keep-alive connection may serve the next request. */
+    const settle = (outcome: Outcome, complete = false): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      // No agent: this closes the socket, and with it whatever of the body was left unread.
-      outgoing.destroy();
+      // This closes the socket, and with it whatever of the body was left unread.
+      if (!(agents && complete)) outgoing.destroy();
       resolve(outcome);
     };
 
@@ -151,7 +161,7 @@ function exchange(url: URL, host: string, request: OutboundRequest, lookup: net.
         auth: url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
         method: request.method,
         headers: outgoingHeaders(request),
-        agent: false,
+        agent: agents ? (url.protocol === 'https:' ? agents.https : agents.http) : false,
         lookup,
       },
       (response) => {
@@ -163,7 +173,7 @@ function exchange(url: URL, host: string, request: OutboundRequest, lookup: net.
           keptBytes += part.length;
           if (keptBytes >= maxResponseBytes) settle(responded());
         });
-        response.on('end', () => settle(responded()));
+        response.on('end', () => settle(responded(), true));
         // A body cut short still leaves the status the receiver answered with.
         response.on('error', () => settle(responded()));
         response.on('close', () => settle(responded()));
@@ -172,6 +182,7 @@ function exchange(url: URL, host: string, request: OutboundRequest, lookup: net.
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       if (status !== null) return settle(responded());
       if (error instanceof TargetRefused) return settle({ ...NOTHING_SENT, error: `refused: ${error.message}`, refused: true });
+      if (outgoing.reusedSocket && error.code === 'ECONNRESET') return settle({ ...NOTHING_SENT, error: REUSED_CONNECTION_RESET });
       settle({ ...NOTHING_SENT, error: `connection error: ${error.code ?? error.message}` });
     });
     timer = setTimeout(() => {

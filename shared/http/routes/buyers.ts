@@ -5,4 +5,6 @@ import { buyersRoutings } from '../../resources/routing/buyers.js';
 export const buyersRoutes: readonly RouteDefinition[] = [
   ...buyersRoutings.flatMap(resourceRoutes),
   { method: 'GET', path: `${API}/buyers/{user_buyer_id}/by_user_buyer_id`, group: 'buyers', auth: 'basic', operation: 'buyers.showByUserBuyerId' },
+  // A bidding buyer's recent asks (docs/rtb.md).
+  { method: 'GET', path: `${API}/buyers/{id}/bids`, group: 'buyers', auth: 'basic', operation: 'buyers.bids' },
 ];

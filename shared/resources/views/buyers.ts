@@ -86,12 +86,12 @@ export const buyersView = defineView({
     const filters = filterStrings(buyer.record_token_filter_list);
     const additional = tokenHash(buyer.record_token_additional_list);
     const tokenValues = filterStrings(buyer.current_conversion_token_values);
-    const number = typeof buyer.number === 'string' ? buyer.number : null;
     return {
       context_menu_name: buyer.name ?? null,
       email: null,
       bid_price: buyer.current_conversion_revenue ?? null,
-      buyer_type: number === null ? null : number.toLowerCase().startsWith('sip:') ? 'sip' : 'number',
+      // static (a fixed destination and bid) or rtb (bids per call, docs/rtb.md); older buyers are static.
+      buyer_type: buyer.buyer_type ?? 'static',
       token_values: tokenValues,
       token_values_hash: equalityHash(tokenValues),
       attribution_token_values: buyer.current_conversion_attribution_token_values ?? null,
