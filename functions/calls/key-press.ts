@@ -28,7 +28,7 @@ export const keyPressSchema = v.object({
 export const sendKeyPress: Operation = async (request) => {
   const params = validate(keyPressSchema, request.params);
   const companyId = request.auth.companyId;
-  const call = await findCompanyCall(companyId, params.id);
+  const call = await findCompanyCall(request.auth, params.id);
   const carrierCallId = call.in_progress === true && typeof call.carrier_call_id === 'string' && call.carrier_call_id ? call.carrier_call_id : undefined;
   if (carrierCallId) await telephonyPort().sendDigits(carrierCallId, params.digits);
   const updated = await recordOnTimeline(companyId, call.id, 'key_press', { digits: params.digits, source: 'api', sent_to_carrier: carrierCallId !== undefined }, request.now, params.data);
