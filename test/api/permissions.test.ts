@@ -184,8 +184,9 @@ describe('team permissions', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.errors.base).toEqual(['needs the offers create permission for the field buyer_ids']);
     // The change log records which user made the change, as for admins.
-    const logs = await asCompany('GET', `/api/v1/change_logs?resource=offers&record_id=${created.body.offer.id}`);
-    expect(JSON.stringify(logs.body)).toContain(String(member.userId));
+    const logs = await asCompany('GET', `/api/v1/change_logs?item_type=offers&item_id=${created.body.offer.id}`);
+    expect(logs.status, logs.text).toBe(200);
+    expect(logs.body.change_logs.map((row: any) => ({ event: row.event, user_id: row.user_id, auth_method: row.auth_method }))).toEqual([{ event: 'create', user_id: member.userId, auth_method: 'auth_token' }]);
   });
 });
 
