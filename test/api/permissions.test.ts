@@ -30,7 +30,8 @@ const newCaller = () => `+1415555${String(3000 + ++callers)}`;
 
 async function callInto(number: string, answers: boolean[]): Promise<number> {
   const placed = await simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from: newCaller(), to: number, buyers: answers.map((answer) => ({ answer, answerAfter: 1, talk: 40 })), callSid: newCallSid() });
-  return placed.callId;
+  expect(placed.callId).toBeTypeOf('number');
+  return placed.callId!;
 }
 
 beforeAll(async () => {

@@ -62,7 +62,8 @@ beforeAll(async () => {
   });
   expect(invited.status, invited.text).toBe(200);
   buyerId = buyer.id;
-  callId = (await simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from: '+14155550142', to: String(number.number), buyers: [{ answer: true, answerAfter: 1, talk: 40 }], callSid: newCallSid() })).callId;
+  callId = Number((await simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from: '+14155550142', to: String(number.number), buyers: [{ answer: true, answerAfter: 1, talk: 40 }], callSid: newCallSid() })).callId);
+  expect(callId).toBeGreaterThan(0);
   const groups = [...new Set(basicRoutes.flatMap((route) => (route.permission === 'company' ? [] : [route.permission.group])))];
   await Promise.all(
     PERMISSION_ACTIONS.map(async (action) => {
