@@ -36,6 +36,8 @@ export interface Operation {
   parameters: Parameter[];
   requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, unknown>;
+  /** What a user needs to call a basic route (docs/permissions.md). */
+  'x-permission'?: Record<string, unknown>;
 }
 
 const DESCRIPTION = [
