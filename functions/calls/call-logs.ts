@@ -68,7 +68,7 @@ export const listCallLogs: Operation = async (request) => {
   const companyId = request.auth.companyId;
   const timeZone = params.time_zone ?? 'UTC';
   if (params.call_id !== undefined || params.uuid !== undefined) {
-    const call = await findCompanyCall(companyId, params.call_id !== undefined ? String(params.call_id) : params.uuid);
+    const call = await findCompanyCall(request.auth, params.call_id !== undefined ? String(params.call_id) : params.uuid);
     if (params.call_id !== undefined && params.uuid !== undefined && call.uuid !== params.uuid.toLowerCase()) {
       return { kind: 'list', plural: 'call_logs', records: [], metadata: { total_count: 0, next_cursor: 0 }, bare: !params.root };
     }

@@ -19,7 +19,7 @@ export const callEventsSchema = v.object({ root: v.optional(booleanParam, true),
 export const callEvents: Operation = async (request) => {
   const params = validate(callEventsSchema, request.params);
   const companyId = request.auth.companyId;
-  const call = await findCompanyCall(companyId, request.pathParams.id);
+  const call = await findCompanyCall(request.auth, request.pathParams.id);
   await recordCharge(companyId, 'advanced_call_analysis', ADVANCED_CALL_ANALYSIS_RATE, request.now);
   const events = timelineOf(call, params.time_zone ?? 'UTC');
   return {

@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import * as v from 'valibot';
 import { getCall, getCallByUuid, type CallRecord } from '../../shared/calls/call-store.js';
 import { NotFoundError } from '../../shared/http/errors.js';
-import type { OperationRequest, Params } from '../../shared/http/request.js';
+import type { AuthContext, OperationRequest, Params } from '../../shared/http/request.js';
+import { assertSees } from '../../shared/auth/authorize.js';
 import { validate } from '../../shared/http/validation.js';
 import { timeZoneParam } from '../../shared/resources/field-schemas.js';
 import { callColumnsParam } from './call-filters.js';
@@ -25,8 +26,17 @@ export function callReference(text: string | undefined): { id: number } | { uuid
   return UUID_TEXT.test(text) ? { uuid: text.toLowerCase() } : undefined;
 }
 
-/** The company's call named by id or uuid; 404 for anything else. */
-export async function findCompanyCall(companyId: number, text: string | undefined): Promise<CallRecord> {
+/**
+ * The caller's call named by id or uuid: one of the company's that the request's grant lets it
+ * see (a buyer team sees its buyer's calls only, shared/auth/authorize.ts); 404 for anything else.
+ */
+export async function findCompanyCall(auth: Pick<AuthContext, 'companyId' | 'grant'>, text: string | undefined): Promise<CallRecord> {
+  const call = await companyCall(auth.companyId, text);
+  assertSees(auth.grant, call);
+  return call;
+}
+
+async function companyCall(companyId: number, text: string | undefined): Promise<CallRecord> {
   const reference = callReference(text);
   if (!reference) throw new NotFoundError();
   if ('id' in reference) {

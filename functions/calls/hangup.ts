@@ -22,7 +22,7 @@ export async function hangUp(companyId: number, call: CallRecord, source: 'api' 
 /** `DELETE /api/v1/calls/:id` (id or uuid): hangs up an ongoing call. */
 export const hangUpCall: Operation = async (request) => {
   const companyId = request.auth.companyId;
-  const call = await findCompanyCall(companyId, request.pathParams.id);
+  const call = await findCompanyCall(request.auth, request.pathParams.id);
   const updated = await hangUp(companyId, call, 'api', request.now);
   return { kind: 'record', root: 'call', record: callRow(updated, 'UTC') };
 };

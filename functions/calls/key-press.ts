@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { telephonyPort } from '../../shared/adapters/index.js';
+import { assertFieldsGranted } from '../../shared/auth/authorize.js';
 import { recordOnTimeline } from '../../shared/calls/call-flow.js';
 import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
@@ -28,7 +29,9 @@ export const keyPressSchema = v.object({
 export const sendKeyPress: Operation = async (request) => {
   const params = validate(keyPressSchema, request.params);
   const companyId = request.auth.companyId;
-  const call = await findCompanyCall(companyId, params.id);
+  const call = await findCompanyCall(request.auth, params.id);
+  // `data` is merged into the call: a team limited to other fields may not send it.
+  if (params.data !== undefined) assertFieldsGranted(request.auth.grant, call, ['data'], 'calls', 'update');
   const carrierCallId = call.in_progress === true && typeof call.carrier_call_id === 'string' && call.carrier_call_id ? call.carrier_call_id : undefined;
   if (carrierCallId) await telephonyPort().sendDigits(carrierCallId, params.digits);
   const updated = await recordOnTimeline(companyId, call.id, 'key_press', { digits: params.digits, source: 'api', sent_to_carrier: carrierCallId !== undefined }, request.now, params.data);

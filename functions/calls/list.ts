@@ -37,7 +37,10 @@ export const listCalls: Operation = async (request) => {
   const key = await cursorKey();
   const beforeId = cursorPosition(params.cursor, key, companyId, RESOURCE);
   const skip = params.cursor === undefined ? (params.page - 1) * params.per_page : 0;
-  const accept = callPredicate(conditions);
+  // A buyer team's grant keeps its buyer's calls only: left out of the page and of total_count.
+  const filters = callPredicate(conditions);
+  const sees = request.auth.grant?.sees;
+  const accept = sees ? (call: Record<string, unknown>) => sees(call) && (!filters || filters(call)) : filters;
 
   const window = params.ids
     ? // Named calls: only the bounds the client gave.

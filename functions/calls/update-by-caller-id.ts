@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { assertFieldsGranted } from '../../shared/auth/authorize.js';
 import { adjustCall } from '../../shared/calls/call-flow.js';
 import { callsOfCaller, type CallRecord } from '../../shared/calls/call-store.js';
 import { keys } from '../../shared/db/keys.js';
@@ -50,6 +51,7 @@ export const updateByCallerId: Operation = async (request) => {
   if (Object.keys(changes).length === 0) throw new ValidationError({ base: ['nothing to change (fields: revenue, buyer_converted)'] });
   const call = await newestCallOnOffer(companyId, caller, offer.id);
   if (!call) throw new NotFoundError('No call from this caller on that offer');
+  assertFieldsGranted(request.auth.grant, call, Object.keys(changes), 'calls', 'update');
   const updated = await adjustCall(companyId, call.id, changes, request.now);
   return { kind: 'record', root: 'call', record: callRow(updated, 'UTC') };
 };

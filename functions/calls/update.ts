@@ -1,3 +1,4 @@
+import { assertFieldsGranted } from '../../shared/auth/authorize.js';
 import { adjustCall } from '../../shared/calls/call-flow.js';
 import type { Operation } from '../../shared/http/request.js';
 import { callChanges } from './call-changes.js';
@@ -12,8 +13,10 @@ import { findCompanyCall } from './find-call.js';
  */
 export const updateCall: Operation = async (request) => {
   const companyId = request.auth.companyId;
-  const call = await findCompanyCall(companyId, request.pathParams.id);
+  const call = await findCompanyCall(request.auth, request.pathParams.id);
   const changes = callChanges(request.params);
+  // A postback token (a team limited to some fields, or a buyer team) changes those fields only.
+  assertFieldsGranted(request.auth.grant, call, Object.keys(changes), 'calls', 'update');
   const updated = await adjustCall(companyId, call.id, changes, request.now);
   return { kind: 'record', root: 'call', record: callRow(updated, 'UTC') };
 };

@@ -4,7 +4,7 @@ import type { Operation } from '../http/request.js';
 import { logger } from '../logger.js';
 import { contactImports } from '../resources/contact-imports.js';
 import type { HookContext } from '../resources/define.js';
-import { findOrThrow, pathId, recordResult } from '../resources/engine.js';
+import { findVisible, recordResult } from '../resources/engine.js';
 import { UPLOAD_URL_SECONDS, type ImportRef } from './import-keys.js';
 import { continueImport, storeImportFile, uploadUrl } from './upload.js';
 
@@ -70,7 +70,7 @@ async function queue(ref: ImportRef): Promise<void> {
  */
 export const resumeContactImport: Operation = async (request) => {
   const companyId = request.auth.companyId;
-  const record = await findOrThrow(contactImports, companyId, pathId(request));
+  const record = await findVisible(contactImports, request);
   if (record.status === 'completed') throw new ConflictError('status', 'is completed: nothing is left to import');
   if (record.status === 'failed') throw new ConflictError('status', 'is failed: the file was refused (see file_errors)');
   if (record.status === 'awaiting_upload') throw new ConflictError('status', 'is awaiting its upload (a file PUT to upload_url is taken in the background)');

@@ -16,6 +16,13 @@ export interface ApiKeyItem {
 export interface UserTokenItem {
   company_id: number;
   user_id: number;
+  /**
+   * false for a member (docs/permissions.md); users stored before members existed have no
+   * attribute and are admins (shared/auth/access.ts `isAdminUser`).
+   */
+  admin?: boolean;
+  /** The user's e-mail, which teams and buyer teams list (members only). */
+  email?: string;
 }
 
 export async function findApiKey(publicKey: string): Promise<ApiKeyItem | undefined> {
@@ -111,19 +118,23 @@ export async function addApiKey(companyId: number, pair: KeyPair = mintKeyPair()
   return pair;
 }
 
-/** Creates a user with a per-user auth token; returns the token (shown once). */
-export async function addUser(companyId: number, email: string): Promise<{ userId: number; authToken: string }> {
+/**
+ * Creates a user with a per-user auth token; returns the token (shown once). A member (`admin:
+ * false`) may do what their teams allow; an admin everything. The flag and the e-mail are copied
+ * onto the token item, so a request reads both with the token.
+ */
+export async function addUser(companyId: number, email: string, options: { admin: boolean }): Promise<{ userId: number; authToken: string }> {
   const userId = await nextGlobalId('user');
   const authToken = mintUserToken();
   const now = clock().now().toISOString();
   await db.send(
     new TransactWriteCommand({
       TransactItems: [
-        { Put: { TableName: tableName, Item: { ...keys.record(companyId, 'users', userId), id: userId, email, created_at: now } } },
+        { Put: { TableName: tableName, Item: { ...keys.record(companyId, 'users', userId), id: userId, email, admin: options.admin, created_at: now } } },
         {
           Put: {
             TableName: tableName,
-            Item: { ...keys.userToken(hashSecret(authToken)), company_id: companyId, user_id: userId },
+            Item: { ...keys.userToken(hashSecret(authToken)), company_id: companyId, user_id: userId, admin: options.admin, email: email.toLowerCase() },
           },
         },
       ],

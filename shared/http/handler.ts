@@ -48,7 +48,7 @@ export function createRouteGroupHandler(group: RouteGroup, groupRoutes: readonly
     .use(errorHandler())
     .use(httpHeaderNormalizer())
     .use(resolveRoute(groupRoutes))
-    .use(authenticate(options.carrierSignature))
+    .use(authenticate(groupRoutes, options.carrierSignature))
     .use(parseParams())
     .handler(async (event, context) => {
       const { route, params, auth } = context;

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Access, Grant } from '../auth/permissions.js';
 import type { ApiRecord, ListMetadata } from './envelope.js';
 import type { RouteDefinition } from './route-definition.js';
 
@@ -16,6 +17,13 @@ export interface AuthContext {
   /** The public half of the API key that authorised the request (not a secret: it names the key). */
   publicKey?: string;
   method: 'api_key' | 'auth_token' | 'none';
+  /** What the credential may do (key pairs and admin users: everything). Set on basic routes. */
+  access?: Access;
+  /**
+   * What this request may reach, decided from the route's declared permission (shared/auth/authorize.ts):
+   * the records it may see and the fields it may write. Absent or empty: no limit.
+   */
+  grant?: Grant;
 }
 
 /** Everything an operation gets: parsed, authenticated, free of API Gateway specifics. */

@@ -5,6 +5,8 @@
  * gateway, the fallback function, the OpenAPI document). Paths use API Gateway's `{param}` syntax
  * so the route key is the same string in every mode.
  */
+import { needs, type PermissionAction, type RoutePermission } from '../auth/permissions.js';
+import type { CrudOperation } from '../resources/define.js';
 import type { ResourceRouting } from '../resources/routing/resource-routing.js';
 import type { LargeFieldLimit } from './input-limits.js';
 import type { RouteGroup } from './route-groups.js';
@@ -20,7 +22,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
  */
 export type AuthKind = 'basic' | 'lead_token' | 'secure_token' | 'ping' | 'carrier' | 'none';
 
-export interface RouteDefinition {
+interface RouteFacts {
   method: HttpMethod;
   path: string;
   group: RouteGroup;
@@ -33,18 +35,32 @@ export interface RouteDefinition {
   rawBody?: { maxBytes: number };
 }
 
+/**
+ * A route. A `basic` route declares what a user needs to call it (docs/permissions.md): a
+ * permission group and action, `needs('calls', 'update')`; resources' routes get theirs from
+ * their CRUD operation (`resourceRoutes`). The type refuses a basic route without one, and the
+ * route-permission test a route whose declaration names no group. Routes of other auth kinds are
+ * authorised by their own token and declare none.
+ */
+export type RouteDefinition = RouteFacts & ({ auth: 'basic'; permission: RoutePermission } | { auth: Exclude<AuthKind, 'basic'>; permission?: undefined });
+
+/** The permission action of each CRUD operation (`new` shows the form of a create). */
+export const CRUD_ACTIONS: Readonly<Record<CrudOperation, PermissionAction>> = { list: 'list', new: 'create', create: 'create', show: 'show', update: 'update', delete: 'delete' };
+
 /** The API's path prefix. */
 export const API = '/api/v1';
 
 /** The routes of a registry resource: the operations it supports, plus `.csv` for CSV lists. */
 export function resourceRoutes(resource: ResourceRouting): RouteDefinition[] {
   const base = `${API}/${resource.name}`;
-  const route = (method: HttpMethod, path: string, operation: string): RouteDefinition => ({
+  const route = (method: HttpMethod, path: string, operation: CrudOperation): RouteDefinition => ({
     method,
     path,
     group: resource.group,
     auth: 'basic',
     operation: `${resource.name}.${operation}`,
+    // The resource is its own permission group; buyer teams only where its facts open it to them.
+    permission: needs(resource.name, CRUD_ACTIONS[operation], { buyerTeam: resource.buyerTeam?.includes(operation) }),
   });
   const out: RouteDefinition[] = [];
   for (const operation of resource.operations) {

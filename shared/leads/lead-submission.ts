@@ -3,7 +3,8 @@ import { adjustCall } from '../calls/call-flow.js';
 import { blacklistDelete, blacklistPut } from '../contacts/blacklist.js';
 import { dncCheckPut } from '../reporting/dnc-checks.js';
 import type { TransactItem } from '../db/client.js';
-import { findUserToken } from '../db/companies.js';
+import { userOfToken } from '../auth/access.js';
+import { missingPermission, teamsAllow } from '../auth/permissions.js';
 import { keys, type Key } from '../db/keys.js';
 import { getItems } from '../db/records.js';
 import { countsEventConsumers, eventConsumerKeys } from '../events/event-consumers.js';
@@ -55,10 +56,14 @@ export function unknownLeadToken(token: unknown): HttpError {
     : new HttpError(404, 'lead_token is unknown', { lead_token: ['is unknown'] });
 }
 
+/** `unblock_contact` needs the auth_token of a user of the offer's company whose teams let them update leads (admins may). */
 async function checkUnblockPermission(owner: LeadTokenOwner, authToken: unknown): Promise<void> {
   if (typeof authToken !== 'string' || authToken === '') throw new ValidationError({ auth_token: ['is required to unblock_contact'] });
-  const user = authToken.length <= 256 ? await findUserToken(authToken) : undefined;
-  if (!user || Number(user.company_id) !== owner.companyId) throw new HttpError(403, 'auth_token may not update these leads', { auth_token: ['may not update these leads'] });
+  const found = await userOfToken(authToken);
+  if (!found || Number(found.user.company_id) !== owner.companyId) throw new HttpError(403, 'auth_token may not update these leads', { auth_token: ['may not update these leads'] });
+  if (!teamsAllow(found.access, 'leads', 'update')) {
+    throw new HttpError(403, missingPermission('leads', 'update'), { base: [missingPermission('leads', 'update')], auth_token: ['may not update these leads'] });
+  }
 }
 
 function checkInstructions(owner: LeadTokenOwner, submission: LeadSubmission): void {

@@ -4,20 +4,21 @@ import { parseArgs } from 'node:util';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.js';
 
 /**
- * `npm run keys -- create --company <name> [--email <user e-mail>]`
+ * `npm run keys -- create --company <name> [--email <user e-mail> [--admin]]`
  *
  * Mints an API key pair for a company (created if new) and prints the private key once; with
- * --email it also creates a user and prints that user's auth_token once. It writes to the
+ * --email it also creates a user and prints that user's auth_token once: a member, who may do
+ * only what their teams allow (docs/permissions.md), or with --admin an admin, who may do everything. It writes to the
  * running `npm start` (found through DATA_DIR/runtime.json), else to DATA_DIR directly, or, with
  * TABLE_NAME set and no DYNAMODB_ENDPOINT, to that table in AWS using the usual AWS credentials.
  */
-const USAGE = 'usage: npm run keys -- create --company <name> [--email <user e-mail>]';
+const USAGE = 'usage: npm run keys -- create --company <name> [--email <user e-mail> [--admin]]';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { company: { type: 'string' }, email: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  options: { company: { type: 'string' }, email: { type: 'string' }, admin: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
 });
 
 if (values.help || positionals[0] !== 'create' || !values.company) {
@@ -66,8 +67,9 @@ try {
   console.log(`public key:  ${pair.publicKey}`);
   console.log(`private key: ${pair.privateKey}`);
   if (values.email) {
-    const user = await addUser(company.id, values.email);
-    console.log(`user: ${values.email} (id ${user.userId})`);
+    const admin = values.admin === true;
+    const user = await addUser(company.id, values.email, { admin });
+    console.log(`user: ${values.email} (id ${user.userId}, ${admin ? 'admin' : 'member: may do what their teams allow'})`);
     console.log(`auth_token:  ${user.authToken}`);
   }
   console.log('The private key and auth_token are stored only as hashes: keep them now, they cannot be shown again.');

@@ -6,7 +6,7 @@ import type { Operation, OperationRequest, OperationResult } from '../http/reque
 import { numbersRoutes } from '../http/routes/numbers.js';
 import { logger } from '../logger.js';
 import type { HookContext } from '../resources/define.js';
-import { crudOperations, findOrThrow, pathId, recordResult } from '../resources/engine.js';
+import { crudOperations, findVisible, recordResult } from '../resources/engine.js';
 import { numberOrders } from '../resources/number-orders.js';
 import { phoneNumbers } from '../resources/phone-numbers.js';
 import { searchFreeNumbers } from './search.js';
@@ -147,7 +147,7 @@ export async function afterWrite(context: HookContext, change: { before?: Record
 /** POST /api/v1/number_orders/{id}/resume: goes on filling an in_progress order (409 when it is not open or being filled). */
 export const resumeNumberOrder: Operation = async (request) => {
   const companyId = request.auth.companyId;
-  const order = await findOrThrow(numberOrders, companyId, pathId(request));
+  const order = await findVisible(numberOrders, request);
   if (order.status !== 'pending' && order.status !== 'in_progress') throw new ConflictError('status', `is ${String(order.status)}: only a pending or in_progress order can be resumed`);
   const stored = await fill({ companyId, userId: request.auth.userId, now: request.now }, order);
   if (!Object.keys(stored).length) {

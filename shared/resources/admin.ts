@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { blankable, presentString } from '../http/param-schemas.js';
+import { normalizedPermissions, permissionProblems } from '../auth/permission-catalog.js';
+import { blankable, jsonObject, presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { emailParam, listOf, optionalText, timeParam } from './field-schemas.js';
 import * as routing from './routing/admin.js';
@@ -25,18 +26,39 @@ export const unblockContactJobs = defineResource({
   behaviour: () => import('../contacts/unblock-job.js'),
 });
 
-/** Teams: a name and the e-mail addresses of their members. */
+/**
+ * A team's `permissions`: per permission group (a resource, or a hand-written group such as
+ * `calls`), the actions its members may take and, optionally, the only fields their writes may
+ * set (shared/auth/permission-catalog.ts checks both against the declarations; docs/permissions.md).
+ */
+const permissionsParam = jsonObject(
+  v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (dataset.typed) for (const message of permissionProblems(dataset.value)) addIssue({ message });
+    }),
+    v.transform((value) => normalizedPermissions(value as Record<string, { actions: string[]; fields?: string[] }>)),
+  ),
+  'is not a hash of permission groups',
+);
+
+/** Teams: a name, the e-mail addresses of their members and what the members may do. */
 export const accessControlLists = defineResource({
   ...routing.accessControlLists,
   ...accessControlListsView,
   root: 'access_control_list',
   plural: 'access_control_lists',
-  createSchema: v.object({ name: presentString, users_emails: v.optional(blankable(listOf(emailParam, 'is not a list of e-mail addresses'))) }),
+  createSchema: v.object({
+    name: presentString,
+    users_emails: v.optional(blankable(listOf(emailParam, 'is not a list of e-mail addresses'))),
+    permissions: v.optional(blankable(permissionsParam)),
+  }),
   updateSchema: v.object({
     name: v.optional(presentString),
     users_emails: v.optional(blankable(listOf(emailParam, 'is not a list of e-mail addresses'))),
+    permissions: v.optional(blankable(permissionsParam)),
   }),
-  defaults: { users_emails: [] },
+  defaults: { users_emails: [], permissions: {} },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'users_emails'],
 });

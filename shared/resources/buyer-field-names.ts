@@ -37,6 +37,8 @@ export const BUYER_WRITABLE_FIELDS = [
   'generate_team',
   'team_users_emails',
   'team_offer_ids',
+  // The buyer's team may change its caps too, not only pause it (docs/permissions.md).
+  'team_edit_caps',
   'record_token_filter_list',
   'record_token_additional_list',
   'route_by_type',

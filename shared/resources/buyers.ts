@@ -41,6 +41,7 @@ export const buyers = defineResource({
     paused: false,
     record_calls: false,
     generate_team: false,
+    team_edit_caps: false,
     route_by_type: 'tier',
     display_caller_id_type: 'display_caller_id',
     current_conversion_duration: 0,

@@ -27,6 +27,7 @@ import { validate } from '../http/validation.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
 import { logger } from '../logger.js';
 import { parseApiTime } from '../time.js';
+import { assertFieldsGranted, assertSees } from '../auth/authorize.js';
 import { author, changeLogWrites, retryLogCollision } from './change-log.js';
 import { envelopeAssociations } from './associations.js';
 import { allColumns, checkedForeignKeys, supports, type CreateCheck, type CrudOperation, type HookContext, type ResourceDefinition, type ResourceView } from './define.js';
@@ -83,6 +84,13 @@ export async function findOrThrow(resource: ResourceDefinition, companyId: numbe
   const record = await getRecord(companyId, resource.name, id);
   // A record waiting to be removed in the background is gone for the API already.
   if (!record || (resource.hiddenRecords && (await resource.hiddenRecords(companyId))?.hides(record))) throw new NotFoundError();
+  return record;
+}
+
+/** The record the path names, if the caller's grant lets them see it; 404 otherwise, as for another company's. */
+export async function findVisible(resource: ResourceDefinition, request: OperationRequest): Promise<StoredRecord> {
+  const record = await findOrThrow(resource, request.auth.companyId, pathId(request));
+  assertSees(request.auth.grant, record);
   return record;
 }
 
@@ -325,12 +333,15 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
         ...(resource.derive ? { derive: resource.derive } : {}),
       };
       const hidden = await resource.hiddenRecords?.(companyId);
-      const accept = withoutHidden(recordPredicate(conditions), hidden);
+      // Records the caller's grant does not reach (a buyer team's other buyers) are not listed, nor counted.
+      const sees = request.auth.grant?.sees;
+      const filtered = withoutHidden(recordPredicate(conditions), hidden);
+      const accept = sees ? (record: Record<string, unknown>) => sees(record) && (!filtered || filtered(record)) : filtered;
       const serialize: Serializer = (records) => serializeMany(resource, hookContext(request), records, { timeZone, grid: isGrid(params.serializer) });
       const listed =
         params.cursor !== undefined
           ? await cursorPage(resource, companyId, params, accept, serialize)
-          : await numberedPage(resource, companyId, params, { accept, attributes: [...conditionAttributes(conditions), ...(hidden?.attributes ?? [])] }, serialize);
+          : await numberedPage(resource, companyId, params, { accept, attributes: [...conditionAttributes(conditions), ...(hidden?.attributes ?? []), ...(request.auth.grant?.seesAttributes ?? [])] }, serialize);
       const rows = listed.rows.map((row) => pickColumns(row, params.columns));
       if (request.route.path.endsWith('.csv') || params.format === 'csv') {
         return { kind: 'raw', response: csvResponse(`${resource.plural}.csv`, toCsv(params.columns ?? allColumns(resource), rows)) };
@@ -353,7 +364,9 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const companyId = request.auth.companyId;
       const context = hookContext(request);
       const behaviour = await resource.behaviour?.();
-      const validated = validate(resource.createSchema, writableInput(resource, request.params));
+      const input = writableInput(resource, request.params);
+      const validated = validate(resource.createSchema, input);
+      assertFieldsGranted(request.auth.grant, undefined, Object.keys(sentFields(validated, input)), resource.name, 'create');
       const fields = await (behaviour?.prepareCreate?.(context, withoutInstructions(resource, validated)) ?? withoutInstructions(resource, validated));
       const now = request.now.toISOString();
       const draft = { ...resource.defaults, ...fields };
@@ -409,7 +422,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       return recordResult(resource, request, record, revealedBy(resource, undefined, record));
     },
 
-    show: async (request) => recordResult(resource, request, await findOrThrow(resource, request.auth.companyId, pathId(request))),
+    show: async (request) => recordResult(resource, request, await findVisible(resource, request)),
 
     update: async (request) => {
       const companyId = request.auth.companyId;
@@ -422,7 +435,8 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const changedUnique = (resource.unique ?? []).filter(({ field }) => field in fields);
       const behaviour = await resource.behaviour?.();
       // Read first: the record as it will be is checked against the record budget and the resource's rules.
-      const before = await findOrThrow(resource, companyId, id);
+      const before = await findVisible(resource, request);
+      assertFieldsGranted(request.auth.grant, before, Object.keys(validated), resource.name, 'update');
       Object.assign(fields, await behaviour?.prepareUpdate?.(context, before, validated));
       assertItemWithin({ ...before, ...fields }, RECORD_BUDGET_BYTES);
       checkRecord(resource, { ...before, ...fields });
@@ -458,7 +472,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
 
     delete: async (request) => {
       const companyId = request.auth.companyId;
-      const record = await findOrThrow(resource, companyId, pathId(request));
+      const record = await findVisible(resource, request);
       serializerOf(resource, request.params);
       const context = hookContext(request);
       const behaviour = await resource.behaviour?.();

@@ -1,4 +1,5 @@
-import { findUserToken } from '../db/companies.js';
+import { userOfToken } from '../auth/access.js';
+import { mayUseOffer, missingPermission } from '../auth/permissions.js';
 import { keys } from '../db/keys.js';
 import { getLookup, getRecord, type StoredRecord } from '../db/records.js';
 import { HttpError, NotFoundError } from '../http/errors.js';
@@ -79,13 +80,18 @@ export async function findWebhook(request: OperationRequest): Promise<StoredReco
   return webhook;
 }
 
-/** With `require_user_auth_token`, the request must carry an auth_token of a user of the webhook's company. */
+/**
+ * With `require_user_auth_token`, the request must carry an auth_token of a user of the webhook's
+ * company who may use the webhook's offer (shared/auth/permissions.ts `mayUseOffer`): 401 for a
+ * missing or unknown token, 403 for a user who may not.
+ */
 export async function checkUserToken(webhook: StoredRecord, params: Params): Promise<number | undefined> {
   if (webhook.require_user_auth_token !== true) return undefined;
-  const token = typeof params.auth_token === 'string' ? params.auth_token : '';
-  const user = token ? await findUserToken(token) : undefined;
-  if (!user || Number(user.company_id) !== Number(webhook.company_id)) throw new InboundError(401, { auth_token: ['is missing or invalid'] });
-  return Number(user.user_id);
+  const found = await userOfToken(params.auth_token);
+  if (!found || Number(found.user.company_id) !== Number(webhook.company_id)) throw new InboundError(401, { auth_token: ['is missing or invalid'] });
+  const offerId = typeof webhook.offer_id === 'number' ? webhook.offer_id : undefined;
+  if (!mayUseOffer(found.access, offerId)) throw new InboundError(403, { base: [missingPermission('offers', 'show')], auth_token: ["may not use this webhook's offer"] });
+  return Number(found.user.user_id);
 }
 
 /** Parameters that steer the request rather than describe the caller. */

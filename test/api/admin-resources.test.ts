@@ -151,7 +151,7 @@ describe('unblock contact jobs', () => {
 describe('teams (access_control_lists)', () => {
   const PATH = '/api/v1/access_control_lists';
   const ROOT = 'access_control_list';
-  const COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'users_emails'];
+  const COLUMNS = [...COMMON_COLUMNS, 'company_id', 'name', 'users_emails', 'permissions'];
 
   async function createTeam(fields: Record<string, unknown> = {}, owner: TestCompany = company): Promise<Record<string, any>> {
     return recordOf(await call(gateway, { method: 'POST', path: PATH, authorization: owner.authorization, json: { name: 'Sales', ...fields } }), ROOT);
@@ -175,6 +175,7 @@ describe('teams (access_control_lists)', () => {
       company_id: company.id,
       name: 'Sales',
       users_emails: ['ann@example.com', 'bob@example.org'],
+      permissions: {},
     });
   });
 

@@ -11,6 +11,9 @@ import { call, useGateway } from '../fixtures/gateway.js';
 import { authorizationArbitrary, bodyArbitrary, fillPath, knownPathValues, pathParamFor, pathParamNames, plausibleValues, queryArbitrary } from '../fixtures/hostile.js';
 import { createThrough } from '../fixtures/records.js';
 import { newCallSid, VOICE_TOKEN } from '../fixtures/voice.js';
+import { createMember, memberWith } from '../fixtures/members.js';
+import { PERMISSION_GROUPS } from '../../shared/auth/permission-catalog.js';
+import { PERMISSION_ACTIONS } from '../../shared/auth/permissions.js';
 
 
 /**
@@ -46,6 +49,12 @@ const FIELD_NAMES = [
 ];
 
 let company: TestCompany;
+/**
+ * Members' auth_tokens that a third of the cases on basic routes use instead of the key pair
+ * (docs/permissions.md): one whose team grants everything (so the fuzz reaches as deep as the key
+ * pair's) and a buyer team member (their buyer's records only, 404 or 403 for the rest).
+ */
+const memberTokens: string[] = [];
 
 /** A resource route's own writable fields and filters, which the fuzzer aims at first. */
 function ownFields(route: RouteDefinition): string[] {
@@ -76,6 +85,10 @@ async function seedWorld(): Promise<void> {
   await createThrough(gateway, company, '/api/v1/schedule_actions', { schedule_id: schedule.id, owner_relation: 'actions', action_type: 'wait', action_wait_type: 'hours', wait_hours: 1 });
   const submitted = await call(gateway, { method: 'POST', path: '/api/v1/leads', json: { lead_token: schedule.lead_token, caller_id: '+14155552671', first_name: 'Fuzz' } });
   const lead = submitted.body?.lead ?? {};
+  const everything = Object.fromEntries(PERMISSION_GROUPS.map((group) => [group, { actions: [...PERMISSION_ACTIONS] }]));
+  const buyerTeam = await createMember(company.id, 'fuzz-buyer-team');
+  await call(gateway, { method: 'PUT', path: `/api/v1/buyers/${buyer.id}`, authorization: company.authorization, json: { generate_team: true, team_users_emails: [buyerTeam.email], team_offer_ids: [offer.id] } });
+  memberTokens.push((await memberWith(gateway, company, everything, 'fuzz-everything')).authToken, buyerTeam.authToken);
   plausibleValues.push(vanity, 'fuzz-buyer', String(number.number), String(buyer.id), String(source.id), String(offer.id), String(done.callId), uuid, String(schedule.lead_token), String(lead.id), String(lead.uuid));
   Object.assign(knownPathValues, {
     id: ['1', String(buyer.id), String(offer.id), String(done.callId), uuid, String(schedule.id), String(lead.id), String(lead.uuid)],
@@ -122,6 +135,7 @@ function caseArbitrary(route: RouteDefinition) {
     query: queryArbitrary(FIELD_NAMES, ownFields(route)),
     body: bodyArbitrary(FIELD_NAMES, ownFields(route)),
     authorization: route.auth === 'basic' ? authorizationArbitrary(company.authorization) : fc.constant(undefined),
+    memberToken: route.auth === 'basic' ? fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...memberTokens) }) : fc.constant(undefined),
     extraHeaders,
   });
 }
@@ -144,7 +158,10 @@ describe('route-table fuzz', () => {
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(caseArbitrary(route), async (input) => {
-        const reply = await send(route, { path: fillPath(route, input.pathValues), query: input.query, body: input.body, authorization: input.authorization, extraHeaders: input.extraHeaders });
+        // A member's token goes in the query string, in place of the key pair.
+        const query = input.memberToken ? [input.query, `auth_token=${input.memberToken}`].filter(Boolean).join('&') : input.query;
+        const authorization = input.memberToken ? undefined : input.authorization;
+        const reply = await send(route, { path: fillPath(route, input.pathValues), query, body: input.body, authorization, extraHeaders: input.extraHeaders });
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
         expect(reply.status, reply.text.slice(0, 500)).toBeLessThan(500);
         if (reply.status >= 400) {

@@ -4,7 +4,7 @@ import { routes } from '../../shared/http/routes.js';
 import { synth } from './support.js';
 import type { RouteDefinition, RouteGroup } from '../../shared/http/routes.js';
 
-const route = (group: RouteGroup, name: string): RouteDefinition => ({ method: 'GET', path: `/api/v1/${name}`, group, auth: 'basic', operation: `${name}.list` });
+const route = (group: RouteGroup, name: string): RouteDefinition => ({ method: 'GET', path: `/api/v1/${name}`, group, auth: 'basic', operation: `${name}.list`, permission: 'company' });
 const paths = (stacks: ReturnType<typeof assignRouteStacks>) => Object.fromEntries(stacks.map((stack) => [stack.name, stack.routes.map((r) => r.path)]));
 
 describe('assignRouteStacks', () => {

@@ -98,6 +98,7 @@ describe('a route table grown by 500 routes (700 today)', () => {
     group: 'configuration',
     auth: 'basic',
     operation: `padding_${index}.list`,
+    permission: 'company',
   }));
   const padded = [...routes, ...padding];
   const grown = synth({}, 'CallTrackingService', { routes: padded });

@@ -45,7 +45,7 @@ const operations = crudOperations(gadgets);
 
 function request(companyId: number, operation: string, params: Params, id?: number): OperationRequest {
   return {
-    route: { method: 'GET', path: '/api/v1/gadgets', group: 'numbers', auth: 'basic', operation: `gadgets.${operation}` },
+    route: { method: 'GET', path: '/api/v1/gadgets', group: 'numbers', auth: 'basic', operation: `gadgets.${operation}`, permission: 'company' },
     params,
     pathParams: id === undefined ? {} : { id: String(id) },
     auth: { companyId, method: 'api_key' },

@@ -64,7 +64,7 @@ describe('the record budget of the CRUD engine', () => {
 
   function request(companyId: number, params: Record<string, unknown>, id?: number): OperationRequest {
     return {
-      route: { method: 'POST', path: '/api/v1/budget_notes', group: 'offers', auth: 'basic', operation: 'budget_notes.create' },
+      route: { method: 'POST', path: '/api/v1/budget_notes', group: 'offers', auth: 'basic', operation: 'budget_notes.create', permission: 'company' },
       params,
       pathParams: id === undefined ? {} : { id: String(id) },
       auth: { companyId, method: 'api_key' },

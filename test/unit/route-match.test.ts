@@ -3,10 +3,10 @@ import { matchRoute } from '../../shared/http/route-match.js';
 import type { RouteDefinition } from '../../shared/http/routes.js';
 
 const table: RouteDefinition[] = [
-  { method: 'GET', path: '/api/v1/things/{id}', group: 'subscriptions', auth: 'basic', operation: 'show' },
-  { method: 'GET', path: '/api/v1/things/new', group: 'subscriptions', auth: 'basic', operation: 'new' },
-  { method: 'PUT', path: '/api/v1/things/{id}', group: 'subscriptions', auth: 'basic', operation: 'update' },
-  { method: 'GET', path: '/api/v1/things/{id}/parts/{part}', group: 'subscriptions', auth: 'basic', operation: 'part' },
+  { method: 'GET', path: '/api/v1/things/{id}', group: 'subscriptions', auth: 'basic', operation: 'show', permission: 'company' },
+  { method: 'GET', path: '/api/v1/things/new', group: 'subscriptions', auth: 'basic', operation: 'new', permission: 'company' },
+  { method: 'PUT', path: '/api/v1/things/{id}', group: 'subscriptions', auth: 'basic', operation: 'update', permission: 'company' },
+  { method: 'GET', path: '/api/v1/things/{id}/parts/{part}', group: 'subscriptions', auth: 'basic', operation: 'part', permission: 'company' },
 ];
 
 describe('matchRoute', () => {

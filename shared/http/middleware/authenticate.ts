@@ -1,10 +1,14 @@
 import type { MiddlewareObj } from '@middy/core';
+import { accessOfUser } from '../../auth/access.js';
+import { authorize } from '../../auth/authorize.js';
 import { parseBasicAuthorization, plausibleUserToken, secretMatches } from '../../auth/credentials.js';
+import { ADMIN } from '../../auth/permissions.js';
 import { findApiKey, findUserToken } from '../../db/companies.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import { INPUT_LIMITS } from '../input-limits.js';
 import { parseQuery } from '../params.js';
 import type { ApiEvent, ApiResponse, AppContext, AuthContext, Params } from '../request.js';
+import type { RouteDefinition } from '../route-definition.js';
 import { rawBodyOf, requestParams } from './parse-params.js';
 
 /**
@@ -36,14 +40,14 @@ async function authenticateBasic(event: ApiEvent): Promise<AuthContext> {
     const pair = parseBasicAuthorization(authorization);
     const key = pair ? await findApiKey(pair.publicKey) : undefined;
     if (pair && key && secretMatches(pair.privateKey, key.secret_hash)) {
-      return { companyId: Number(key.company_id), publicKey: pair.publicKey, method: 'api_key' };
+      return { companyId: Number(key.company_id), publicKey: pair.publicKey, method: 'api_key', access: ADMIN };
     }
     throw new UnauthorizedError();
   }
   const authToken = presentedAuthToken(event);
   if (plausibleUserToken(authToken)) {
     const user = await findUserToken(authToken);
-    if (user) return { companyId: Number(user.company_id), userId: Number(user.user_id), method: 'auth_token' };
+    if (user) return { companyId: Number(user.company_id), userId: Number(user.user_id), method: 'auth_token', access: await accessOfUser(user) };
   }
   throw new UnauthorizedError();
 }
@@ -55,15 +59,26 @@ async function authenticateBasic(event: ApiEvent): Promise<AuthContext> {
  */
 export type CarrierSignatureCheck = (event: ApiEvent, params: Params) => Promise<boolean>;
 
-export function authenticate(carrierSignature?: CarrierSignatureCheck): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
+/**
+ * Authenticates the request as its route's `auth` says, and on basic routes authorises it: the
+ * route's declared permission against the credential's access (shared/auth/authorize.ts), once for
+ * every route of the service. The grant rides on the auth context for the shared layers that scope
+ * records and fields (the resource engine, the calls' reads). `groupRoutes`: the function's routes,
+ * to tell a path open to buyer teams (403 for another method) from one that is not (404).
+ */
+export function authenticate(groupRoutes: readonly RouteDefinition[], carrierSignature?: CarrierSignatureCheck): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
+  const buyerTeamPaths = new Set(groupRoutes.filter((route) => route.auth === 'basic' && route.permission !== 'company' && route.permission.buyerTeam).map((route) => route.path));
   return {
     before: async (request) => {
       const { route } = request.context;
       if (!route) throw new Error('authenticate needs resolveRoute before it');
       switch (route.auth) {
-        case 'basic':
-          request.context.auth = await authenticateBasic(request.event);
+        case 'basic': {
+          const auth = await authenticateBasic(request.event);
+          auth.grant = authorize(route.permission, auth.access ?? ADMIN, buyerTeamPaths.has(route.path));
+          request.context.auth = auth;
           return;
+        }
         case 'none':
           request.context.auth = { companyId: 0, method: 'none' };
           return;

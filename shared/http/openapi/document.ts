@@ -1,3 +1,4 @@
+import type { RoutePermission } from '../../auth/permissions.js';
 import type * as v from 'valibot';
 import { ALL_OPERATIONS, type CrudOperation, type ResourceDefinition } from '../../resources/define.js';
 import type { RouteGroupDefinition } from '../route-groups.js';
@@ -35,6 +36,8 @@ export interface Operation {
   parameters: Parameter[];
   requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, unknown>;
+  /** What a user needs to call a basic route (docs/permissions.md). */
+  'x-permission'?: Record<string, unknown>;
 }
 
 const DESCRIPTION = [
@@ -64,9 +67,28 @@ export function errorStatuses(route: RouteDefinition, doc: OperationDoc): ErrorS
   const statuses = new Set<ErrorStatus>([400, 413, 500, ...(doc.errors ?? [])]);
   if (doc.params || doc.freeParams || doc.query) statuses.add(422);
   if (route.auth === 'basic') statuses.add(401);
-  if (route.auth === 'carrier') statuses.add(403);
+  // A member without the route's permission; the carrier's routes without its signature.
+  if ((route.auth === 'basic' && route.permission !== 'company') || route.auth === 'carrier') statuses.add(403);
   if (route.path.includes('{')) statuses.add(404);
   return [...statuses].sort((a, b) => a - b);
+}
+
+/** What a user needs to call a basic route (docs/permissions.md), said in its description. */
+function permissionNote(route: RouteDefinition): string | undefined {
+  if (route.auth !== 'basic') return undefined;
+  if (route.permission === 'company') return 'Any credential of the company may call it.';
+  const { group, action, buyerTeam } = route.permission;
+  return [
+    `A member's teams must grant \`${action}\` on \`${group}\` (key pairs and admin users may always); without it the answer is a 403 naming the permission.`,
+    buyerTeam ? "Buyer team members may call it for their own buyer's records; others are a 404 to them." : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** `x-permission`: the route's declared permission, for generated clients and tools. */
+function permissionExtension(permission: RoutePermission): Record<string, unknown> {
+  return permission === 'company' ? { any_credential: true } : { group: permission.group, action: permission.action, buyer_team: permission.buyerTeam === true };
 }
 
 /** A `.csv` route: the list operation's answer as CSV only. */
@@ -163,11 +185,12 @@ export function buildOpenApiDocument(sources: DocumentSources): OpenApiDocument 
           : undefined
       : undefined;
     const [status, success] = successResponse(doc.response);
-    const description = [doc.description, auth.note].filter(Boolean).join('\n\n');
+    const description = [doc.description, auth.note, permissionNote(route)].filter(Boolean).join('\n\n');
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId: ids.get(routeKey(route))!,
       summary: doc.summary,
       ...(description ? { description } : {}),
+      ...(route.auth === 'basic' ? { 'x-permission': permissionExtension(route.permission) } : {}),
       tags: [route.group],
       security: auth.security,
       parameters,

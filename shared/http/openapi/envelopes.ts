@@ -83,7 +83,11 @@ export function listEnvelope(plural: string, row: JsonSchema, alsoAs?: string): 
 const ERROR_REASONS: Record<ErrorStatus, { name: string; description: string; errors: Record<string, string[]> }> = {
   400: { name: 'BadRequest', description: 'The body is not JSON or a form, or not an object.', errors: { body: ['is not valid JSON'] } },
   401: { name: 'Unauthorized', description: 'Credentials are missing or wrong (always the same answer).', errors: { base: ['Missing or invalid credentials'] } },
-  403: { name: 'Forbidden', description: 'The carrier signature is missing or wrong.', errors: { base: ['Invalid carrier signature'] } },
+  403: {
+    name: 'Forbidden',
+    description: "A user's teams do not grant the permission the route needs, or a field the write sets (`errors.base` names it; docs/permissions.md); on the carrier's routes, the carrier signature is missing or wrong.",
+    errors: { base: ['needs the calls update permission for the field payout'], payout: ['may not be changed with these credentials'] },
+  },
   404: { name: 'NotFound', description: "Nothing of the caller's company has that name or id (another company's records are not found either).", errors: { base: ['Not found'] } },
   409: { name: 'Conflict', description: 'A value that must be unique is taken.', errors: { vanity_uri: ['has already been taken'] } },
   410: { name: 'Gone', description: 'What the request refers to has expired.', errors: { ping_id: ['has expired; ping again'] } },

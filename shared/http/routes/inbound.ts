@@ -1,3 +1,4 @@
+import { needs } from '../../auth/permissions.js';
 import { API, type RouteDefinition, resourceRoutes } from '../route-definition.js';
 import { inboundRoutings } from '../../resources/routing/inbound.js';
 
@@ -10,5 +11,5 @@ export const inboundRoutes: readonly RouteDefinition[] = [
     { method: 'GET', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'ping', operation: `inbound_webhooks.${kind}` },
     { method: 'OPTIONS', path: `${API}/inbound_webhooks/${kind}/{vanity_uri}`, group: 'inbound', auth: 'none', operation: 'inbound_webhooks.preflight' },
   ]),
-  { method: 'GET', path: `${API}/inbound_webhook_logs`, group: 'inbound', auth: 'basic', operation: 'inbound_webhook_logs.list' },
+  { method: 'GET', path: `${API}/inbound_webhook_logs`, group: 'inbound', auth: 'basic', operation: 'inbound_webhook_logs.list', permission: needs('inbound_webhook_logs', 'list') },
 ];

@@ -21,6 +21,8 @@ export interface ResourceRouting {
   csv?: boolean;
   /** Create takes one large field (an upload), with a larger body than other requests. */
   createLargeField?: LargeFieldLimit;
+  /** Operations buyer team members may use on their own records (shared/auth/authorize.ts `BUYER_TEAM_RIGHTS`). */
+  buyerTeam?: readonly CrudOperation[];
 }
 
 /** Keeps a resource's literal facts (its name's type) while checking them. */

@@ -12,5 +12,5 @@ export const unblockContactJobsView = defineView({
 export const accessControlListsView = defineView({
   name: routing.accessControlLists.name,
   type: 'AccessControlList',
-  columns: ['company_id', 'name', 'users_emails'],
+  columns: ['company_id', 'name', 'users_emails', 'permissions'],
 });
