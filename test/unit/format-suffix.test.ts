@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isJsonTwin, jsonTwins, withoutJsonSuffix } from '../../shared/http/format-suffix.js';
+import { needs } from '../../shared/auth/permissions.js';
 import { matchRoute } from '../../shared/http/route-match.js';
 import type { RouteDefinition } from '../../shared/http/route-definition.js';
 import { routeKey, routes } from '../../shared/http/routes.js';
 
-const route = (method: RouteDefinition['method'], path: string, group: RouteDefinition['group'] = 'calls'): RouteDefinition => ({ method, path, group, auth: 'basic', operation: 'x' });
+const route = (method: RouteDefinition['method'], path: string, group: RouteDefinition['group'] = 'calls'): RouteDefinition => ({ method, path, group, auth: 'basic', operation: 'x', permission: needs('calls', 'list') });
 
 describe('the .json format suffix', () => {
   it('twins every route ending in a literal segment, not preflights, CSV, the carrier\'s or the docs\' routes', () => {
