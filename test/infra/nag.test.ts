@@ -36,7 +36,7 @@ describe('cdk-nag', () => {
       const report = pack.validateScope(stack);
       expect(report.violations.map((violation) => `${violation.severity} ${violation.ruleName}: ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`)).toEqual([]);
     }
-  });
+  }, 180_000); // Two syntheses with every aspect: slow on a loaded 2-core machine.
 
   it('stops the synth on a finding', () => {
     const { app, stack } = checkedApp({});

@@ -48,7 +48,7 @@ describe('waitEnd', () => {
 
 describe('waitFieldErrors', () => {
   it('names the field a wait type needs', () => {
-    expect(waitFieldErrors({})).toEqual({ action_wait_type: ["can't be blank for this action type"] });
+    expect(waitFieldErrors({})).toEqual({ action_wait_type: ["can't be blank when no wait field (wait_seconds, wait_minutes, wait_hours, wait_days, wait_until_hour) is given"] });
     expect(waitFieldErrors({ action_wait_type: 'hours' })).toEqual({ wait_hours: ["can't be blank when action_wait_type is hours"] });
     expect(waitFieldErrors({ action_wait_type: 'until_time' })).toEqual({ wait_until_hour: ["can't be blank when action_wait_type is until_time"] });
     expect(waitFieldErrors({ action_wait_type: 'days', wait_days: 0 })).toEqual({});
