@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readBidAnswer, valueAt } from '../../shared/bidding/bid-answer.js';
-import { bestFirst, liveBids, withBids, type PlacedBid } from '../../shared/bidding/bid-ranking.js';
+import { bestFirst, KEPT_BIDS, keptBids, liveBids, withBids, type PlacedBid } from '../../shared/bidding/bid-ranking.js';
 import { prepareBid, secretNamesOf, type BidFacts } from '../../shared/bidding/bid-request.js';
 import { rtbSettings } from '../../shared/bidding/bid-settings.js';
 import { withBidFigures } from '../../shared/bidding/bid-report.js';
@@ -96,6 +96,13 @@ describe('ranking bids with fixed buyers', () => {
   it('leaves an offer without bidders as it was', () => {
     expect(withBids([fixed], {})).toEqual([fixed]);
     expect(withBids([fixed, bidder(2)], {}).map((buyer) => buyer.record)).toEqual([fixed.record]);
+  });
+
+  it('keeps the best bids only on a call', () => {
+    const many = Object.fromEntries(Array.from({ length: KEPT_BIDS + 5 }, (_, index) => [String(index + 1), bid(index + 1, index + 1)]));
+    const kept = keptBids(many);
+    expect(Object.keys(kept)).toHaveLength(KEPT_BIDS);
+    expect(Math.min(...Object.values(kept).map((placed) => placed.amount))).toBe(6);
   });
 
   it('keeps live bids only, and orders answers best first, stable among equals', () => {
