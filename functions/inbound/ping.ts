@@ -14,6 +14,7 @@ import { checkUserToken, inboundResponse, InboundError, tokensOf } from '../../s
 import { redactParams } from '../../shared/http/redact.js';
 import { isoWithOffset } from '../../shared/time.js';
 import { bidForPing } from '../../shared/bidding/ping-bids.js';
+import { keptBids } from '../../shared/bidding/bid-ranking.js';
 
 /** How many offered and excluded buyers a log entry lists (the counts are always complete). */
 const LOG_LIST_LIMIT = 100;
@@ -199,7 +200,7 @@ export async function runPing(request: OperationRequest): Promise<PingOutcome> {
     excluded_buyers: decision.excluded.slice(0, LOG_LIST_LIMIT).map((buyer) => ({ buyer_id: buyer.id, name: buyer.name, reason: buyer.reason })),
     excluded_count: decision.excluded.length,
     // The asks of bidding buyers (secrets redacted), and the bids of those offered: the post hands them to the call.
-    ...(round ? { buyer_pings: round.pings.slice(0, LOG_LIST_LIMIT), rtb_bids: Object.fromEntries(chosen.flatMap((buyer) => (round.bids[String(buyer.id)] ? [[String(buyer.id), round.bids[String(buyer.id)]]] : []))) } : {}),
+    ...(round ? { buyer_pings: round.pings.slice(0, LOG_LIST_LIMIT), rtb_bids: keptBids(Object.fromEntries(chosen.flatMap((buyer) => (round.bids[String(buyer.id)] ? [[String(buyer.id), round.bids[String(buyer.id)]!]] : [])))) } : {}),
     ping_expires_at: expiresAt.toISOString(),
     test_mode: webhook.test_mode === true,
     duration_ms: Math.round(performance.now() - started),

@@ -22,6 +22,19 @@ export interface PlacedBid {
 /** Bids by buyer id (as stored on a call, a ping's log entry and a reservation). */
 export type BidsByBuyer = Readonly<Record<string, PlacedBid>>;
 
+/**
+ * Bids a call, ping log entry or reservation keeps: the best ones (a bid is some 150 bytes, and a
+ * call item is rewritten by every webhook and held to DynamoDB's 400 KB).
+ */
+export const KEPT_BIDS = 25;
+
+/** The best `KEPT_BIDS` bids (by amount; the rest cannot be dialed then). */
+export function keptBids(bids: BidsByBuyer): Record<string, PlacedBid> {
+  const entries = Object.entries(bids);
+  if (entries.length <= KEPT_BIDS) return { ...bids };
+  return Object.fromEntries(entries.sort((a, b) => b[1].amount - a[1].amount).slice(0, KEPT_BIDS));
+}
+
 /** The bids still live at `now`. */
 export function liveBids(bids: BidsByBuyer | undefined, now: Date): Record<string, PlacedBid> {
   return Object.fromEntries(Object.entries(bids ?? {}).filter(([, bid]) => Date.parse(bid.expires_at) > now.getTime()));

@@ -35,7 +35,9 @@ export async function secretValues(companyId: number, names: readonly string[], 
     missing.map(async (name) => {
       const record = records.find((candidate) => candidate.name === name);
       const ciphertext = record?.[ciphertextAttribute('value')];
-      const value = typeof ciphertext === 'string' ? await port.decrypt(ciphertext, storedValueContext(companyId, 'secret_items', String(record!.uuid), 'value')) : undefined;
+      // A value that does not decrypt counts as missing: the buyer is left out (missing_secret), the request goes on.
+      const value =
+        typeof ciphertext === 'string' ? await port.decrypt(ciphertext, storedValueContext(companyId, 'secret_items', String(record!.uuid), 'value')).catch(() => undefined) : undefined;
       kept.set(`${companyId}\n${name}`, { value, at: nowMs });
       if (value !== undefined) values.set(name, value);
     }),

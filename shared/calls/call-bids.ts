@@ -1,6 +1,6 @@
 import { askForBids } from '../bidding/ask-bids.js';
 import { countWin } from '../bidding/bid-log.js';
-import { bidderRecord, withBids, type BidsByBuyer, type PlacedBid } from '../bidding/bid-ranking.js';
+import { bidderRecord, keptBids, withBids, type BidsByBuyer, type PlacedBid } from '../bidding/bid-ranking.js';
 import { isRtbBuyer } from '../bidding/bid-settings.js';
 import { serviceRandom } from '../routing/random.js';
 import { routeBuyers, type RoutingBuyer } from '../routing/route-buyers.js';
@@ -72,8 +72,10 @@ export async function bidForCall(
       cached: ping.cached,
     });
   }
-  if (Object.keys(round.bids).length) call.rtb_bids = round.bids;
-  return { buyers: withBids(buyers, round.bids), persist: round.persist };
+  // The best bids only: the call item holds them for every later webhook (bid-ranking.ts KEPT_BIDS).
+  const kept = keptBids(round.bids);
+  if (Object.keys(kept).length) call.rtb_bids = kept;
+  return { buyers: withBids(buyers, kept), persist: round.persist };
 }
 
 /** The call's buyers as they take part in a later claim (a fall-through, a menu's answer): the call's bids, no new asks. */

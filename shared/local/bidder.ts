@@ -23,6 +23,8 @@ export interface RunningBidder {
   port: number;
   /** Every request received, oldest first. */
   requests: BidderRequest[];
+  /** Connections accepted (fewer than requests when the service keeps them alive). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -51,12 +53,15 @@ export async function startBidder(options: Partial<BidderOptions> & { port?: num
     });
   });
   server.keepAliveTimeout = 30_000;
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/bid`,
     port,
     requests,
+    connections: () => connections,
     close: async () => {
       for (const response of hanging) response.destroy();
       server.closeAllConnections();

@@ -199,6 +199,8 @@ describe('pings with include_dynamic_buyers', () => {
     pin(new Date(start.getTime() + 61_000));
     expect((await ping(webhook.vanity_uri, from, '&zip=94105')).body.best_bid).toBe(25);
     expect(running.requests).toHaveLength(3);
+    // Asked over one kept-alive connection.
+    expect(running.connections()).toBe(1);
   });
 
   it('never asks a buyer at a cap or paused, and leaves bidders out of webhooks without include_dynamic_buyers', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readBidAnswer, valueAt } from '../../shared/bidding/bid-answer.js';
-import { bestFirst, liveBids, withBids, type PlacedBid } from '../../shared/bidding/bid-ranking.js';
+import { bestFirst, KEPT_BIDS, keptBids, liveBids, withBids, type PlacedBid } from '../../shared/bidding/bid-ranking.js';
 import { prepareBid, secretNamesOf, type BidFacts } from '../../shared/bidding/bid-request.js';
 import { rtbSettings } from '../../shared/bidding/bid-settings.js';
 import { withBidFigures } from '../../shared/bidding/bid-report.js';
@@ -98,6 +98,13 @@ describe('ranking bids with fixed buyers', () => {
     expect(withBids([fixed, bidder(2)], {}).map((buyer) => buyer.record)).toEqual([fixed.record]);
   });
 
+  it('keeps the best bids only on a call', () => {
+    const many = Object.fromEntries(Array.from({ length: KEPT_BIDS + 5 }, (_, index) => [String(index + 1), bid(index + 1, index + 1)]));
+    const kept = keptBids(many);
+    expect(Object.keys(kept)).toHaveLength(KEPT_BIDS);
+    expect(Math.min(...Object.values(kept).map((placed) => placed.amount))).toBe(6);
+  });
+
   it('keeps live bids only, and orders answers best first, stable among equals', () => {
     expect(Object.keys(liveBids({ '2': bid(2, 1, '2020-01-01T00:00:00Z'), '3': bid(3, 1) }, new Date('2026-01-01T00:00:00Z')))).toEqual(['3']);
     expect(bestFirst([{ id: 1, bid: 10 }, { id: 2, bid: null }, { id: 3, bid: 30 }, { id: 4, bid: 10 }]).map((row) => row.id)).toEqual([3, 1, 4, 2]);
@@ -112,5 +119,16 @@ describe('report rows by buyer', () => {
       { value: 'none', pings: 0, bids: 0, wins: 0, win_rate: 0 },
       { value: '7', pings: 2, bids: 0, wins: 0, win_rate: 0 },
     ]);
+  });
+});
+
+describe('the local bidding adapter', () => {
+  it('answers from the URL query as npm run bidder does', async () => {
+    const { LocalBidders } = await import('../../shared/adapters/local/local-bidders.js');
+    const port = new LocalBidders();
+    const ask = (url: string, timeoutMs = 800) => port.ask({ url, method: 'POST', headers: {}, body: '{}', timeoutMs });
+    expect(readBidAnswer(settings(), await ask('http://bidder.local/?bid=42.5&number=%2B14155550142'))).toMatchObject({ ok: true, amount: 42.5, number: '+14155550142' });
+    expect(readBidAnswer(settings(), await ask('http://bidder.local/?reject=1'))).toMatchObject({ ok: false, reason: 'rejected' });
+    expect(readBidAnswer(settings(), await ask('http://bidder.local/?delay_ms=50', 5))).toMatchObject({ ok: false, reason: 'timeout' });
   });
 });
