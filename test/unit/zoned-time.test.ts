@@ -4,9 +4,8 @@ import { isoWithOffset, parseApiTime } from '../../shared/time.js';
 import { isTimeZone, offsetAt, ZonedTime } from '../../shared/zoned-time.js';
 
 /**
- * shared/zoned-time.ts wraps luxon with the service's own rules (impossible wall clocks refused, the
- * guess for overlaps taken from the request's `now`, one clock per zone and instant): the same answers
- * as luxon used directly, on random instants in zones with every kind of transition.
+ * shared/zoned-time.ts repeats the part of luxon the service used (luxon stays a devDependency for
+ * this test only): the same answers on random instants in zones with every kind of transition.
  */
 const ZONES = [
   'UTC',
