@@ -22,11 +22,13 @@ describe('HTTP API throttling', () => {
     });
   });
 
-  it('throttles each public ping and post route tighter, and no other route', () => {
+  it('throttles each public ping, post and full route tighter, and no other route', () => {
     const partnerKeys = routes.filter(isPartnerRoute).map(routeKey);
-    // POST, GET and the preflight, of ping and of post.
-    expect(partnerKeys).toEqual(expect.arrayContaining(['POST /api/v1/inbound_webhooks/ping/{vanity_uri}', 'POST /api/v1/inbound_webhooks/post/{vanity_uri}']));
-    expect(partnerKeys).toHaveLength(6);
+    // POST, GET and the preflight, of ping, post and full (both in one request).
+    expect(partnerKeys).toEqual(
+      expect.arrayContaining(['POST /api/v1/inbound_webhooks/ping/{vanity_uri}', 'POST /api/v1/inbound_webhooks/post/{vanity_uri}', 'POST /api/v1/inbound_webhooks/full/{vanity_uri}']),
+    );
+    expect(partnerKeys).toHaveLength(9);
     const settings = stageOf(defaults).Properties.RouteSettings as Record<string, unknown>;
     expect(Object.keys(settings).sort()).toEqual([...partnerKeys].sort());
     for (const key of partnerKeys) {
@@ -38,7 +40,7 @@ describe('HTTP API throttling', () => {
     const stage = stageOf(defaults);
     const partnerKeys = routes.filter(isPartnerRoute).map(routeKey);
     const holding = defaults.apiRoutes().filter((route) => partnerKeys.includes(route.key));
-    expect(holding).toHaveLength(6);
+    expect(holding).toHaveLength(9);
     const stackIds = [...new Set(holding.map((route) => defaults.routeStacks.find(({ name }) => name === route.routeStack)?.resourceId))];
     expect(stackIds).toEqual([expect.stringMatching(/^ApiRoutesInbound/)]);
     expect(stage.DependsOn).toEqual(expect.arrayContaining(stackIds));
@@ -47,7 +49,7 @@ describe('HTTP API throttling', () => {
   it('takes the limits from the settings', () => {
     const stage = stageOf(synth({ apiRateLimit: 1000, apiBurstLimit: 2000, partnerRateLimit: 25, partnerBurstLimit: 30 }));
     expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 });
-    expect(Object.values(stage.Properties.RouteSettings as object)).toEqual(Array(6).fill({ ThrottlingRateLimit: 25, ThrottlingBurstLimit: 30 }));
+    expect(Object.values(stage.Properties.RouteSettings as object)).toEqual(Array(9).fill({ ThrottlingRateLimit: 25, ThrottlingBurstLimit: 30 }));
   });
 
   it('reserves concurrency for the voice function only', () => {
