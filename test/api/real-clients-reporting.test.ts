@@ -63,6 +63,18 @@ describe('the official PHP SDK (Trackdrive/trackdrive-php-sdk)', () => {
     expect(Array.isArray(reply.body[type])).toBe(true);
   });
 
+  it('[S5] the SDK\'s controller.php example: add() with the fields as a JSON list of one-field objects', async () => {
+    const reply = await call(gateway, {
+      method: 'POST',
+      path: `/api/v1/traffic_sources?auth_token=${world.authToken}`,
+      json: [{ user_traffic_source_id: 'FE2' }, { first_name: 'Jo' }, { company_name: 'Listed Inc' }],
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body.traffic_source).toMatchObject({ user_traffic_source_id: 'FE2', name: 'Listed Inc' });
+    const other = await call(gateway, { method: 'POST', path: `/api/v1/traffic_sources?auth_token=${world.authToken}`, json: [1, 2] });
+    expect(other.status).toBe(400);
+  });
+
   it('[S4] view("teams") and view("teams", id): the reference\'s access_control_lists under the hosted path', async () => {
     const team = await createThrough(gateway, world.company, '/api/v1/access_control_lists', { name: 'Sales' });
     const list = await call(gateway, { path: `/api/v1/teams?auth_token=${world.authToken}` });
