@@ -35,15 +35,31 @@ export function parseBody(body: string | undefined, contentType: string | undefi
     } catch {
       throw new BadRequestError('Malformed JSON body', { body: ['is not valid JSON'] });
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    const fields = Array.isArray(parsed) ? mergedFieldList(parsed) : parsed;
+    if (fields === null || fields === undefined || typeof fields !== 'object' || Array.isArray(fields)) {
       throw new BadRequestError('JSON body must be an object', { body: ['must be a JSON object'] });
     }
-    return parsed as Params;
+    return fields as Params;
   }
   if (type === 'application/x-www-form-urlencoded' || type === '' || type === 'text/plain') {
     return parseQs(body, QS_OPTIONS) as Params;
   }
   throw new BadRequestError(`Unsupported content type ${type}`, { body: [`content type ${type} is not supported`] });
+}
+
+/**
+ * A JSON array of one-field objects (`[{"first_name":"John"},{"last_name":"Doe"}]`), as the
+ * hosted service's official PHP SDK example sends a record (docs/compatibility.md), read as one
+ * object (a later field wins); undefined for any other array.
+ */
+export function mergedFieldList(list: readonly unknown[]): Params | undefined {
+  if (list.length === 0) return undefined;
+  const out: Params = {};
+  for (const item of list) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item) || Object.keys(item).length !== 1) return undefined;
+    Object.assign(out, item);
+  }
+  return out;
 }
 
 /**

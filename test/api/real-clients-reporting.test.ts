@@ -63,6 +63,27 @@ describe('the official PHP SDK (Trackdrive/trackdrive-php-sdk)', () => {
     expect(Array.isArray(reply.body[type])).toBe(true);
   });
 
+  it('[S5] the SDK\'s controller.php example: add() with the fields as a JSON list of one-field objects', async () => {
+    const reply = await call(gateway, {
+      method: 'POST',
+      path: `/api/v1/traffic_sources?auth_token=${world.authToken}`,
+      json: [{ user_traffic_source_id: 'FE2' }, { first_name: 'Jo' }, { company_name: 'Listed Inc' }],
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body.traffic_source).toMatchObject({ user_traffic_source_id: 'FE2', name: 'Listed Inc' });
+    const other = await call(gateway, { method: 'POST', path: `/api/v1/traffic_sources?auth_token=${world.authToken}`, json: [1, 2] });
+    expect(other.status).toBe(400);
+  });
+
+  it('[S4] view("teams") and view("teams", id): the reference\'s access_control_lists under the hosted path', async () => {
+    const team = await createThrough(gateway, world.company, '/api/v1/access_control_lists', { name: 'Sales' });
+    const list = await call(gateway, { path: `/api/v1/teams?auth_token=${world.authToken}` });
+    expect(list.status).toBe(200);
+    expect(list.body.access_control_lists.map((row: any) => row.name)).toContain('Sales');
+    const shown = await call(gateway, { path: `/api/v1/teams/${team.id}?auth_token=${world.authToken}` });
+    expect(shown.body.access_control_list.id).toBe(team.id);
+  });
+
   it('[S2] view("traffic_sources", id) (and edit(), whose PUT goes out as a GET): GET /api/v1/traffic_sources/:id?auth_token=...', async () => {
     const reply = await call(gateway, { path: `/api/v1/traffic_sources/${world.trafficSource.id}?auth_token=${world.authToken}` });
     expect(reply.status).toBe(200);

