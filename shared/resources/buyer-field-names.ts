@@ -3,21 +3,9 @@
  * view (its columns) and copy_another_buyer read them without loading any schema.
  */
 
-export const CAP_FIELDS = [
-  'concurrency_cap_limit',
-  'attempt_total_limit',
-  'attempt_monthly_limit',
-  'attempt_daily_limit',
-  'connection_total_limit',
-  'connection_monthly_limit',
-  'connection_daily_limit',
-  'buyer_conversion_total_limit',
-  'buyer_conversion_monthly_limit',
-  'buyer_conversion_daily_limit',
-  'revenue_total_limit',
-  'revenue_monthly_limit',
-  'revenue_daily_limit',
-] as const;
+import { CAP_FIELDS } from './buyer-caps.js';
+
+export { CAP_FIELDS };
 
 /** The writable fields, in the order the buyer's extra columns show them (what copy_another_buyer copies, less user_buyer_id). */
 export const BUYER_WRITABLE_FIELDS = [
