@@ -1,6 +1,6 @@
 import { findUserToken, type UserTokenItem } from '../db/companies.js';
 import { queryRecordPage } from '../db/records.js';
-import { ADMIN, PERMISSION_ACTIONS, unionOf, type Access, type BuyerTeam, type GroupPermission, type PermissionAction, type Permissions } from './permissions.js';
+import { ADMIN, unionOf, type Access, type BuyerTeam, type Permissions } from './permissions.js';
 import { plausibleUserToken } from './credentials.js';
 
 /**
@@ -15,17 +15,9 @@ export function isAdminUser(user: Pick<UserTokenItem, 'admin'>): boolean {
   return user.admin !== false;
 }
 
-/** A team's stored `permissions`, as validated on write; anything else stored reads as nothing. */
+/** A team's stored `permissions` (validated on write: shared/auth/permission-catalog.ts); anything else reads as none. */
 function storedPermissions(value: unknown): Permissions {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-  const out: Record<string, GroupPermission> = {};
-  for (const [group, raw] of Object.entries(value as Record<string, unknown>)) {
-    const entry = raw as { actions?: unknown; fields?: unknown } | null;
-    const actions = Array.isArray(entry?.actions) ? entry.actions.filter((action): action is PermissionAction => (PERMISSION_ACTIONS as readonly unknown[]).includes(action)) : [];
-    const fields = Array.isArray(entry?.fields) ? entry.fields.filter((field): field is string => typeof field === 'string') : undefined;
-    out[group] = { actions, ...(fields ? { fields } : {}) };
-  }
-  return out;
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Permissions) : {};
 }
 
 const listsEmail = (list: unknown, email: string): boolean => Array.isArray(list) && list.some((entry) => typeof entry === 'string' && entry.toLowerCase() === email);

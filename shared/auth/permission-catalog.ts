@@ -1,4 +1,4 @@
-import { CALL_WRITABLE_FIELDS } from '../calls/call-view.js';
+import { CALL_WRITABLE_FIELDS } from '../calls/call-writable-fields.js';
 import { routes } from '../http/routes.js';
 import { COMMON_COLUMNS } from '../resources/define.js';
 import { views } from '../resources/view-registry.js';

@@ -67,7 +67,7 @@ export function unionOf(teams: readonly Permissions[]): Record<string, GroupPerm
   for (const team of teams) {
     for (const [group, permission] of Object.entries(team)) {
       const entry = (out[group] ??= { actions: new Set(), fields: new Set() });
-      for (const action of permission.actions) entry.actions.add(action);
+      for (const action of permission.actions ?? []) entry.actions.add(action);
       // A team that does not limit fields allows them all, whatever the others say.
       if (!permission.fields) entry.fields = undefined;
       else if (entry.fields) for (const field of permission.fields) entry.fields.add(field);

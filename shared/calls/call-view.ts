@@ -59,12 +59,6 @@ export const CALL_COLUMNS = [
 
 const REPORTING = new Set<string>(REPORTING_COLUMNS);
 
-/**
- * The fields an API client may change on a call (functions/calls/call-changes.ts validates them;
- * a unit test keeps the two the same): what a team's calls permission may limit writes to.
- */
-export const CALL_WRITABLE_FIELDS = ['first_name', 'last_name', 'email', 'address', 'city', 'state', 'zip', 'revenue', 'payout', 'buyer_converted', 'offer_converted', 'data'] as const;
-
 const TIMES = new Set(['created_at', 'updated_at', 'deleted_at', 'user_updated_at', 'ended_at']);
 
 /** A stored call as the API shows it, times in `timeZone`; `external`: its traffic source's and buyer's external ids, when read. */

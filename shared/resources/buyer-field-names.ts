@@ -3,21 +3,9 @@
  * view (its columns) and copy_another_buyer read them without loading any schema.
  */
 
-export const CAP_FIELDS = [
-  'concurrency_cap_limit',
-  'attempt_total_limit',
-  'attempt_monthly_limit',
-  'attempt_daily_limit',
-  'connection_total_limit',
-  'connection_monthly_limit',
-  'connection_daily_limit',
-  'buyer_conversion_total_limit',
-  'buyer_conversion_monthly_limit',
-  'buyer_conversion_daily_limit',
-  'revenue_total_limit',
-  'revenue_monthly_limit',
-  'revenue_daily_limit',
-] as const;
+import { CAP_FIELDS } from './buyer-caps.js';
+
+export { CAP_FIELDS };
 
 /** How a bidding buyer (`buyer_type` rtb) is asked for its bid per call (docs/rtb.md). */
 export const RTB_FIELDS = ['buyer_type', 'rtb_url', 'rtb_method', 'rtb_body', 'rtb_headers', 'rtb_timeout_ms', 'rtb_min_bid', 'rtb_response_paths'] as const;

@@ -4,7 +4,7 @@ import { assertFieldsGranted, assertSees, authorize, teamSeesCall } from '../../
 import { normalizedPermissions, PERMISSION_GROUPS, permissionProblems, writableFieldsOf } from '../../shared/auth/permission-catalog.js';
 import { ADMIN, mayUseOffer, needs, teamsAllow, unionOf, type Access, type BuyerTeam, type Permissions } from '../../shared/auth/permissions.js';
 import { isAdminUser } from '../../shared/auth/access.js';
-import { CALL_WRITABLE_FIELDS } from '../../shared/calls/call-view.js';
+import { CALL_WRITABLE_FIELDS } from '../../shared/calls/call-writable-fields.js';
 import { HttpError } from '../../shared/http/errors.js';
 import { routeKey, routes } from '../../shared/http/routes.js';
 
