@@ -59,10 +59,13 @@ function resourceServing(route: RouteDefinition, resources: readonly ResourceDef
   });
 }
 
-/** The error statuses of a route: those every request can meet, those its credentials and path imply, and its own. */
+/**
+ * The error statuses of a route: those every request can meet (422 too: the shared layer bounds
+ * every request's parameters, shared/http/input-limits.ts), those its credentials and path
+ * imply, and its own.
+ */
 export function errorStatuses(route: RouteDefinition, doc: OperationDoc): ErrorStatus[] {
-  const statuses = new Set<ErrorStatus>([400, 413, 500, ...(doc.errors ?? [])]);
-  if (doc.params || doc.freeParams || doc.query) statuses.add(422);
+  const statuses = new Set<ErrorStatus>([400, 413, 422, 500, ...(doc.errors ?? [])]);
   if (route.auth === 'basic') statuses.add(401);
   if (route.auth === 'carrier') statuses.add(403);
   if (route.path.includes('{')) statuses.add(404);

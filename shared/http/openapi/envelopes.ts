@@ -33,7 +33,7 @@ export const ListMetadata: JsonSchema = {
   type: 'object',
   properties: {
     root: { type: 'string', description: 'The name of the root node.' },
-    total_count: { type: 'integer' },
+    total_count: { type: ['integer', 'null'], description: 'How many records match; null where the count is not known: leads filtered by `offer_id` with `schedule_id`, or by `fulltext` (docs/leads.md).' },
     page: { type: 'integer' },
     per_page: { type: 'integer' },
     total_pages: { type: 'integer' },

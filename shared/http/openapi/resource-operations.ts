@@ -39,8 +39,6 @@ export function resourceOperationDoc(resource: ResourceDefinition, route: RouteD
         description: 'Nothing is saved. Fields of the update body sent as parameters are filled in, as the create would store them.',
         params: query,
         response: { ...record, unsaved: true },
-        // The prefill is validated by the update schema (docs/openapi.md, "Prefill of `new`").
-        errors: [422],
       };
     case 'create':
       return { summary: `Create ${article(one)}`, params: resource.createSchema, query, pathParams, response: record, errors: conflicts };
