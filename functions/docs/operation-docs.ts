@@ -260,7 +260,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     params: leadListSchema,
     response: { list: 'leads', rows: lead, csv: 'also' },
   },
-  'leads.new': { summary: 'A lead with its defaults', response: { record: 'lead', rows: lead } },
+  'leads.new': { summary: 'A lead with its defaults', response: { record: 'lead', rows: lead, unsaved: true } },
   'leads.show': { summary: 'Show a lead', params: leadViewSchema, pathParams: leadPath, response: { record: 'lead', rows: lead } },
   'leads.update': { summary: 'Change a lead', params: leadUpdateSchema, pathParams: leadPath, response: { record: 'lead', rows: lead } },
   'leads.deleteById': { summary: 'Delete a lead by its internal id', pathParams: { id: { description: "The lead's id." } }, response: { record: 'lead', rows: lead } },

@@ -87,6 +87,17 @@ describe('the OpenAPI document', () => {
       }
     });
 
+    it('answer every `GET .../new` with the unsaved record (New<Resource>: null id and uuid)', () => {
+      const newRoutes = routes.filter((route) => route.method === 'GET' && route.path.endsWith('/new'));
+      expect(newRoutes.length).toBeGreaterThan(10);
+      for (const route of newRoutes) {
+        const schema = (successOf(operationOf(route)!)![1] as any).content['application/json'].schema;
+        const rows = Object.values(schema.properties as Record<string, JsonSchema>).filter((property) => property.$ref?.includes('/New'));
+        expect(rows.length, routeKey(route)).toBeGreaterThan(0);
+        expect((resolve(rows[0]!).properties!.id as JsonSchema).type, routeKey(route)).toContain('null');
+      }
+    });
+
     it('allow null in every enumerated column (a record without that value shows null)', () => {
       for (const [name, row] of rowSchemas) {
         for (const [column, schema] of Object.entries(row.properties as Record<string, JsonSchema>)) {
