@@ -2,7 +2,7 @@ import { CALL_COLUMNS } from '../../shared/calls/call-view.js';
 import { STAT_FIELDS } from '../../shared/calls/rollups.js';
 import { WEBHOOK_LOG_COLUMNS } from '../../shared/events/webhook-logs.js';
 import type { JsonSchema } from '../../shared/http/openapi/json-schema.js';
-import type { OperationDoc, RowsDoc } from '../../shared/http/openapi/operation-doc.js';
+import type { OperationDoc, ResponseDoc, RowsDoc } from '../../shared/http/openapi/operation-doc.js';
 import { serializerParams } from '../../shared/http/openapi/resource-operations.js';
 import { buyers } from '../../shared/resources/buyers.js';
 import { BID_LOG_COLUMNS } from '../../shared/bidding/bid-log.js';
@@ -99,9 +99,27 @@ const lead: RowsDoc = { name: 'Lead', columns: LEAD_COLUMNS };
 const dataset: RowsDoc = { name: 'DatasetPoint', columns: DATASET_COLUMNS };
 const leadPath = { id: { description: "The lead's id or uuid." } };
 const callerPath = { caller_id: { description: "The caller's phone number, in any common format." } };
-const leadTokenAnswer = { status: 200, description: 'The lead envelope plus `success: true`; refusals carry `success: false` with `status` and `errors` (docs/leads.md).', headers: corsHeaders } as const;
+/** Beside the envelope of every answer of a lead token route (functions/leads/token-response.ts). */
+const tokenSuccess = { success: { const: true, description: 'True; refusals carry `success: false` beside `status` and `errors` (docs/leads.md).' } } as const;
+const leadIds = (description: string) => ({ type: 'array', items: { type: 'integer' }, description }) as const;
+const leadSubmitAnswer: ResponseDoc = {
+  record: 'lead',
+  rows: lead,
+  headers: corsHeaders,
+  extra: {
+    ...tokenSuccess,
+    created: { type: 'boolean', description: 'False when the submission updated a lead the caller already had.' },
+    updated_lead_ids: leadIds('The leads this submission changed.'),
+    service_number_plain: { type: 'string', description: 'The number to show the caller, when asked for.' },
+    sms_number_plain: { type: 'string', description: 'The number for texts, when asked for.' },
+    applied_to_call_ids: leadIds('With `apply_to=calls`: the calls updated.'),
+  },
+};
+const leadTokenAnswer: ResponseDoc = { record: 'lead', rows: lead, headers: corsHeaders, extra: { ...tokenSuccess, lead_ids: leadIds('Every lead changed; the record is the newest of them.') } };
 const leadTokenParam = 'Required `lead_token` (an offer\'s or a schedule\'s) as query parameter.';
-const contact: RowsDoc = { name: 'ContactRecord', columns: ['id', 'caller_id', 'first_name', 'last_name', 'email', 'notes', 'data', 'blocked', 'blocked_at', 'lead_ids', 'leads', 'call_ids', 'calls', 'created_at', 'updated_at'] };
+/** A contact is its caller number: its `id` is the number, not a record id. */
+const contactId = { id: { type: 'string', description: 'The phone number (E.164).' } } as const;
+const contact: RowsDoc = { name: 'ContactRecord', columns: ['id', 'caller_id', 'first_name', 'last_name', 'email', 'notes', 'data', 'blocked', 'blocked_at', 'lead_ids', 'leads', 'call_ids', 'calls', 'created_at', 'updated_at'], types: contactId };
 
 const voiceStep = (summary: string): OperationDoc => ({ summary, freeParams: carrierParams, response: twiml });
 
@@ -253,7 +271,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   'contacts.hangUpCalls': {
     summary: "Hang up a contact's calls",
     pathParams: { id: { description: 'The phone number.' } },
-    response: { record: 'contact', rows: { name: 'ContactHangUps', columns: ['id', 'caller_id', 'hung_up_count', 'call_ids'] } },
+    response: { record: 'contact', rows: { name: 'ContactHangUps', columns: ['id', 'caller_id', 'hung_up_count', 'call_ids'], types: contactId } },
     errors: [422],
   },
   'data_append.request': {
@@ -275,7 +293,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     description:
       'Authorised by `lead_token` alone; parameters in the query string, form fields or JSON, mixed. Every parameter the lead table does not name is a data token (docs/leads.md). `assign_trackdrive_number` is read as `assign_service_number`, and its number is answered as `service_number_plain` and `trackdrive_number_plain` (docs/compatibility.md). Also served at `/api/v1/leads/capture`.',
     freeParams: 'lead_token, caller_id, email, data and the other parameters of the lead table; any other parameter is a data token.',
-    response: leadTokenAnswer,
+    response: leadSubmitAnswer,
     errors: [403, 404, 422],
   },
   'leads.preflight': { summary: 'CORS preflight of lead submission', response: { status: 204, description: 'Browser forms may post leads.', headers: corsHeaders } },
@@ -285,7 +303,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     params: leadListSchema,
     response: { list: 'leads', rows: lead, csv: 'also' },
   },
-  'leads.new': { summary: 'A lead with its defaults', response: { record: 'lead', rows: lead } },
+  'leads.new': { summary: 'A lead with its defaults', response: { record: 'lead', rows: lead, unsaved: true } },
   'leads.show': { summary: 'Show a lead', params: leadViewSchema, pathParams: leadPath, response: { record: 'lead', rows: lead } },
   'leads.update': { summary: 'Change a lead', params: leadUpdateSchema, pathParams: leadPath, response: { record: 'lead', rows: lead } },
   'leads.deleteById': { summary: 'Delete a lead by its internal id', pathParams: { id: { description: "The lead's id." } }, response: { record: 'lead', rows: lead } },
@@ -293,7 +311,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     summary: "A caller's leads under a lead token",
     params: leadsByCallerSchema,
     pathParams: { lead_token: { description: "An offer's or a schedule's lead token." }, caller_number: { description: "The caller's phone number." } },
-    response: { status: 200, description: 'The list envelope under `leads` plus `success: true`.', headers: corsHeaders },
+    response: { list: 'leads', rows: lead, headers: corsHeaders, extra: tokenSuccess },
   },
   'leads.reports': {
     summary: 'Lead statistics by category',
@@ -432,6 +450,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     summary: 'List call log entries',
     description: 'One row per timeline entry of the calls, newest first; with `call_id` or `uuid`, every entry of that call.',
     params: callLogsSchema,
+    errors: [404],
     response: { list: 'call_logs', rows: { name: 'CallLogEntry', columns: ['call_id', 'call_uuid', 'position', 'created_at', 'type', 'details'] } },
   },
   'charge_rollups.list': {

@@ -7,6 +7,7 @@ import { jsonResponse } from '../http/middleware/responses.js';
 import { redactUrl } from '../http/redact.js';
 import type { ApiEvent, ApiResponse } from '../http/request.js';
 import { matchRoute } from '../http/route-match.js';
+import type { RouteDefinition } from '../http/route-definition.js';
 import { routes } from '../http/routes.js';
 import { logger } from '../logger.js';
 import { buildApiEvent, buildLambdaContext } from './lambda-event.js';
@@ -53,11 +54,20 @@ function writeResponse(response: ServerResponse, result: ApiResponse): void {
   response.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
 }
 
-async function serve(request: IncomingMessage, response: ServerResponse): Promise<number> {
+/**
+ * Sees every answer before it is written, with the route that made it (none when no route
+ * matched). The tests check each answer against the OpenAPI document through it
+ * (test/fixtures/openapi-conformance.ts); `npm start` passes none.
+ */
+export type AnswerObserver = (answer: { route: RouteDefinition | undefined; method: string; url: string; result: ApiResponse }) => void;
+
+async function serve(request: IncomingMessage, response: ServerResponse, observe: AnswerObserver): Promise<number> {
   const url = new URL(request.url ?? '/', 'http://localhost');
-  const match = matchRoute(request.method ?? 'GET', url.pathname, routes);
+  const method = request.method ?? 'GET';
+  const match = matchRoute(method, url.pathname, routes);
   if (match.kind !== 'matched') {
     const result = unmatchedResponse(match, request.method ?? 'GET', url.pathname);
+    observe({ route: undefined, method, url: request.url ?? '/', result });
     writeResponse(response, result);
     return result.statusCode ?? 404;
   }
@@ -67,6 +77,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   } catch (error) {
     if (!(error instanceof PayloadTooLarge)) throw error;
     const refused = jsonResponse(413, errorEnvelope(413, { body: [`is larger than ${MAX_BODY_BYTES} bytes`] }));
+    observe({ route: match.route, method, url: request.url ?? '/', result: refused });
     writeResponse(response, { ...refused, headers: { ...refused.headers, connection: 'close' } });
     request.resume();
     return 413;
@@ -84,6 +95,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   );
   const handler = await loadHandler(match.route.group);
   const result = await handler(event, buildLambdaContext(match.route.group, event.requestContext.requestId));
+  observe({ route: match.route, method, url: request.url ?? '/', result });
   writeResponse(response, result);
   return result.statusCode ?? 200;
 }
@@ -105,10 +117,10 @@ function refuseClient(error: NodeJS.ErrnoException & { bytesParsed?: number }, s
   socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
-export function createGateway(logRequest: RequestLogger = () => undefined): Server {
+export function createGateway(logRequest: RequestLogger = () => undefined, observe: AnswerObserver = () => undefined): Server {
   const server = createServer((request, response) => {
     const started = performance.now();
-    serve(request, response)
+    serve(request, response, observe)
       .then((status) => {
         logRequest({ method: request.method ?? 'GET', path: redactUrl(request.url ?? '/'), status, ms: Math.round(performance.now() - started) });
       })

@@ -160,10 +160,12 @@ export interface ResourceDefinition extends ResourceRouting, ResourceView {
   /** Envelope root node of one record, e.g. `offer_conversion`. */
   root: string;
   /**
-   * The root node of one particular record when it depends on the record (a schedule action's
-   * root is its kind: `action_dial`, `action_wait`); `root` is the fallback and the document's name.
+   * The root node of one particular record when it depends on a field of the record (a schedule
+   * action's root is its kind: `action_dial`, `action_wait`): `prefix` and the field's value, when
+   * that is one of `values`; `root` otherwise. Declared, not computed, so that the OpenAPI
+   * document can list every root an answer may use (`recordRoots`).
    */
-  rootOf?: (record: Record<string, unknown>) => string;
+  rootByField?: { field: string; prefix: string; values: readonly string[] };
   /** The envelope's `associations`, by name (a schedule action's `integrations`); resolved by the engine. */
   associations?: Record<string, Association>;
   /** Envelope root node of a list. */
@@ -252,6 +254,19 @@ export function defineResource(definition: ResourceDefinition): ResourceDefiniti
 }
 
 /** Every column a resource can show, common columns first. */
+/** The root node of one record: the resource's, unless its `rootByField` names another. */
+export function rootOfRecord(resource: Pick<ResourceDefinition, 'root' | 'rootByField'>, record: Record<string, unknown>): string {
+  const by = resource.rootByField;
+  const value = by ? record[by.field] : undefined;
+  return by && typeof value === 'string' && by.values.includes(value) ? `${by.prefix}${value}` : resource.root;
+}
+
+/** Every root node a record of the resource may be answered under, `root` first. */
+export function recordRoots(resource: Pick<ResourceDefinition, 'root' | 'rootByField'>): string[] {
+  const by = resource.rootByField;
+  return [resource.root, ...(by ? by.values.map((value) => `${by.prefix}${value}`) : [])];
+}
+
 export function allColumns(resource: ResourceView): string[] {
   return [...COMMON_COLUMNS, ...resource.columns];
 }

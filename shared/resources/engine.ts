@@ -30,7 +30,7 @@ import { parseApiTime } from '../time.js';
 import { assertFieldsGranted, assertSees } from '../auth/authorize.js';
 import { author, changeLogWrites, retryLogCollision } from './change-log.js';
 import { envelopeAssociations } from './associations.js';
-import { allColumns, checkedForeignKeys, supports, type CreateCheck, type CrudOperation, type HookContext, type ResourceDefinition, type ResourceView } from './define.js';
+import { allColumns, checkedForeignKeys, rootOfRecord, supports, type CreateCheck, type CrudOperation, type HookContext, type ResourceDefinition, type ResourceView } from './define.js';
 import { conditionAttributes, recordPredicate, withoutHidden, type ListConditions } from './list-conditions.js';
 import { resourceListSchema } from './list-schema.js';
 import { pickColumns, serializeDefaults, serializeRecord, type AssociationValues, type SerializeOptions } from './serialize.js';
@@ -182,11 +182,6 @@ export async function serializeMany(
   );
 }
 
-/** The root node of one record: the resource's, unless it depends on the record. */
-export function rootOf(resource: ResourceDefinition, record: Record<string, unknown>): string {
-  return resource.rootOf?.(record) ?? resource.root;
-}
-
 function isGrid(serializer: string | undefined): boolean {
   return serializer?.endsWith('_grid') ?? false;
 }
@@ -205,7 +200,7 @@ export async function recordResult(resource: ResourceDefinition, request: Operat
     serializeMany(resource, hookContext(request), [record], { grid: isGrid(serializer) }),
     envelopeAssociations(resource, request.auth.companyId, [record]),
   ]);
-  return { kind: 'record', root: rootOf(resource, record), record: { ...serialized!, ...revealed }, associations };
+  return { kind: 'record', root: rootOfRecord(resource, record), record: { ...serialized!, ...revealed }, associations };
 }
 
 /** The `revealedOnWrite` attributes this write set (shown in its response only). */
@@ -355,7 +350,7 @@ export function crudOperations(resource: ResourceDefinition): Record<string, Ope
       const prefill = sentFields(validate(resource.updateSchema, input), input);
       const draft = { ...resource.defaults, ...prefill };
       const [associations] = await envelopeAssociations(resource, request.auth.companyId, [draft]);
-      return { kind: 'record', root: rootOf(resource, draft), record: serializeDefaults(resource, prefill), associations };
+      return { kind: 'record', root: rootOfRecord(resource, draft), record: serializeDefaults(resource, prefill), associations };
     },
 
     create: async (request) => {

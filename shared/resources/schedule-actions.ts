@@ -137,7 +137,7 @@ export const scheduleActions = defineResource({
   ...routing.scheduleActions,
   ...scheduleActionsView,
   root: 'schedule_action',
-  rootOf: (record) => (typeof record.action_type === 'string' && record.action_type ? `action_${record.action_type}` : 'schedule_action'),
+  rootByField: { field: 'action_type', prefix: 'action_', values: ACTION_TYPES },
   associations: { integrations: { resource: 'integrations', via: 'integration_ids', brief: integrationBrief } },
   plural: 'schedule_actions',
   createSchema: v.object({ ...actionFields, owner_relation: relation, action_type: actionType }),

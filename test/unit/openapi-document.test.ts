@@ -8,7 +8,7 @@ import type { Operation } from '../../shared/http/openapi/document.js';
 import type { JsonSchema } from '../../shared/http/openapi/json-schema.js';
 import { pathParamNames } from '../../shared/http/openapi/parameters.js';
 import { routeGroups, routeKey, routes, type RouteDefinition } from '../../shared/http/routes.js';
-import { allColumns, ALL_OPERATIONS, type CrudOperation, type ResourceDefinition } from '../../shared/resources/define.js';
+import { allColumns, ALL_OPERATIONS, recordRoots, type CrudOperation, type ResourceDefinition } from '../../shared/resources/define.js';
 import { resources } from '../../shared/resources/registry.js';
 
 /**
@@ -75,6 +75,37 @@ describe('the OpenAPI document', () => {
     }
     expect(components.responses.UnprocessableEntity.content['application/json'].example).toMatchObject({ status: 422, errors: { target_url: ['is not a valid URL'] } });
   });
+
+  describe('records as answers show them', () => {
+    const rowSchemas = resources.map((resource) => [resource.name, components.schemas[resource.root.replace(/(^|_)([a-z0-9])/g, (_m, _s: string, c: string) => c.toUpperCase())]!] as const);
+
+    it('type a field the update refuses (`v.never()`) as the create takes it, never as "no value allowed"', () => {
+      const phoneNumber = rowSchemas.find(([name]) => name === 'phone_numbers')![1];
+      expect(phoneNumber.properties!.number).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+      for (const [name, row] of rowSchemas) {
+        for (const [column, schema] of Object.entries(row.properties ?? {})) expect(schema, `${name}.${column}`).not.toHaveProperty('not');
+      }
+    });
+
+    it('answer every `GET .../new` with the unsaved record (New<Resource>: null id and uuid)', () => {
+      const newRoutes = routes.filter((route) => route.method === 'GET' && route.path.endsWith('/new'));
+      expect(newRoutes.length).toBeGreaterThan(10);
+      for (const route of newRoutes) {
+        const schema = (successOf(operationOf(route)!)![1] as any).content['application/json'].schema;
+        const rows = Object.values(schema.properties as Record<string, JsonSchema>).filter((property) => property.$ref?.includes('/New'));
+        expect(rows.length, routeKey(route)).toBeGreaterThan(0);
+        expect((resolve(rows[0]!).properties!.id as JsonSchema).type, routeKey(route)).toContain('null');
+      }
+    });
+
+    it('allow null in every enumerated column (a record without that value shows null)', () => {
+      for (const [name, row] of rowSchemas) {
+        for (const [column, schema] of Object.entries(row.properties as Record<string, JsonSchema>)) {
+          if (Array.isArray(schema.enum) && column !== 'type') expect(schema.enum, `${name}.${column}`).toContain(null);
+        }
+      }
+    });
+  });
 });
 
 describe.each(routes.map((route) => [routeKey(route), route] as const))('%s', (_key, route) => {
@@ -92,7 +123,8 @@ describe.each(routes.map((route) => [routeKey(route), route] as const))('%s', (_
   it('answers success, and the errors its credentials, path and parameters can cause', () => {
     const statuses = Object.keys(operation.responses);
     expect(successOf(operation)).toBeDefined();
-    for (const status of ['400', '413', '500']) expect(statuses).toContain(status);
+    // 422 too: the shared layer bounds every request's parameters (shared/http/input-limits.ts).
+    for (const status of ['400', '413', '422', '500']) expect(statuses).toContain(status);
     expect(statuses.includes('401')).toBe(route.auth === 'basic' || (operationDocs[route.operation]?.errors ?? []).includes(401));
     // A member without the route's permission (docs/permissions.md), or the carrier's missing signature.
     const memberRefused = route.auth === 'basic' && route.permission !== 'company';
@@ -156,9 +188,25 @@ describe.each(routes.map((route) => [routeKey(route), route] as const))('%s', (_
     it(`answers the record envelope with \`${resource.root}\` and its columns`, () => {
       const [, response] = successOf(operation)! as [string, any];
       const envelope = response.content['application/json'].schema;
-      expect(envelope.required).toEqual(['status', 'errors', resource.root, 'checksum', 'metadata']);
+      const roots = recordRoots(resource);
+      if (roots.length === 1) {
+        expect(envelope.required).toEqual(['status', 'errors', resource.root, 'checksum', 'metadata']);
+      } else {
+        // A root per record kind (schedule actions: `action_dial`...): exactly one of them.
+        expect(envelope.required).toEqual(['status', 'errors', 'checksum', 'metadata']);
+        expect(envelope.oneOf).toEqual(roots.map((root) => ({ required: [root] })));
+        expect(envelope.properties.metadata.properties.root.enum).toEqual(roots);
+        for (const root of roots) expect(envelope.properties[root]).toEqual(envelope.properties[resource.root]);
+      }
       const row = resolve(envelope.properties[resource.root]);
       expect(Object.keys(row.properties!)).toEqual(expect.arrayContaining(allColumns(resource)));
+      if (crud.operation === 'new') {
+        // Not saved: no id or uuid yet.
+        expect(row.properties!.id).toEqual({ type: ['integer', 'null'], minimum: 1 });
+        expect(row.properties!.uuid).toMatchObject({ type: ['string', 'null'] });
+      } else {
+        expect(row.properties!.id).toEqual({ type: 'integer', minimum: 1 });
+      }
     });
 
     if (crudOperation === 'create' || crudOperation === 'update') {

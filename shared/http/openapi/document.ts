@@ -1,6 +1,6 @@
 import type { RoutePermission } from '../../auth/permissions.js';
 import type * as v from 'valibot';
-import { ALL_OPERATIONS, type CrudOperation, type ResourceDefinition } from '../../resources/define.js';
+import { ALL_OPERATIONS, recordRoots, type CrudOperation, type ResourceDefinition } from '../../resources/define.js';
 import type { RouteGroupDefinition } from '../route-groups.js';
 import { routeKey, type RouteDefinition } from '../route-definition.js';
 import { ErrorEnvelope, errorResponseName, errorResponses, listEnvelope, ListMetadata, recordEnvelope } from './envelopes.js';
@@ -9,7 +9,7 @@ import type { ErrorStatus, OperationDoc, ResponseDoc, RowsDoc } from './operatio
 import { operationIds } from './operation-ids.js';
 import { freeQueryParameter, pathParameters, queryParameters, type Parameter } from './parameters.js';
 import { resourceOperationDoc } from './resource-operations.js';
-import { columnsSchema, resourceRowSchema } from './rows.js';
+import { columnsSchema, resourceRowSchema, unsavedRowSchema } from './rows.js';
 import { authDocs, securitySchemes } from './security.js';
 
 /**
@@ -62,10 +62,13 @@ function resourceServing(route: RouteDefinition, resources: readonly ResourceDef
   });
 }
 
-/** The error statuses of a route: those every request can meet, those its credentials and path imply, and its own. */
+/**
+ * The error statuses of a route: those every request can meet (422 too: the shared layer bounds
+ * every request's parameters, shared/http/input-limits.ts), those its credentials and path
+ * imply, and its own.
+ */
 export function errorStatuses(route: RouteDefinition, doc: OperationDoc): ErrorStatus[] {
-  const statuses = new Set<ErrorStatus>([400, 413, 500, ...(doc.errors ?? [])]);
-  if (doc.params || doc.freeParams || doc.query) statuses.add(422);
+  const statuses = new Set<ErrorStatus>([400, 413, 422, 500, ...(doc.errors ?? [])]);
   if (route.auth === 'basic') statuses.add(401);
   // A member without the route's permission; the carrier's routes without its signature.
   if ((route.auth === 'basic' && route.permission !== 'company') || route.auth === 'carrier') statuses.add(403);
@@ -112,14 +115,19 @@ export function buildOpenApiDocument(sources: DocumentSources): OpenApiDocument 
     }
   }
 
-  const rowsSchema = (rows: RowsDoc): JsonSchema => {
-    if ('resource' in rows) {
-      const resource = sources.resources.find((candidate) => candidate.name === rows.resource);
-      if (!resource) throw new Error(`No resource ${rows.resource}`);
-      return ref(pascal(resource.root));
-    }
-    schemas[rows.name] ??= columnsSchema(rows.columns);
-    return ref(rows.name);
+  const resourceNamed = (name: string): ResourceDefinition => {
+    const resource = sources.resources.find((candidate) => candidate.name === name);
+    if (!resource) throw new Error(`No resource ${name}`);
+    return resource;
+  };
+
+  /** The rows' component; `unsaved`: its `New<Name>` variant, as `new` answers it (created on first use). */
+  const rowsSchema = (rows: RowsDoc, unsaved = false): JsonSchema => {
+    const name = 'resource' in rows ? pascal(resourceNamed(rows.resource).root) : rows.name;
+    if (!('resource' in rows)) schemas[name] ??= columnsSchema(rows.columns, {}, rows.types);
+    if (!unsaved) return ref(name);
+    schemas[`New${name}`] ??= unsavedRowSchema(schemas[name]!);
+    return ref(`New${name}`);
   };
 
   /** The envelope's `associations` of a resource that declares some (docs/resources.md, "Associations"). */
@@ -141,15 +149,18 @@ export function buildOpenApiDocument(sources: DocumentSources): OpenApiDocument 
 
   const successResponse = (response: ResponseDoc): [string, unknown] => {
     if ('record' in response) {
-      const schema = recordEnvelope(response.record, rowsSchema(response.rows), associationsSchema(response.rows));
-      return ['200', { description: `The record under \`${response.record}\`.`, content: { 'application/json': { schema } } }];
+      const resource = 'resource' in response.rows ? resourceNamed(response.rows.resource) : undefined;
+      const roots = resource?.root === response.record ? recordRoots(resource) : [response.record];
+      const schema = recordEnvelope(roots, rowsSchema(response.rows, response.unsaved), associationsSchema(response.rows), response.extra);
+      const under = roots.length === 1 ? `under \`${response.record}\`` : `under its root node: ${roots.map((root) => `\`${root}\``).join(', ')}`;
+      return ['200', { description: `The record ${under}.`, content: { 'application/json': { schema } }, ...(response.headers ? { headers: response.headers } : {}) }];
     }
     if ('list' in response) {
-      const json = { 'application/json': { schema: listEnvelope(response.list, rowsSchema(response.rows), response.alsoAs) } };
+      const json = { 'application/json': { schema: listEnvelope(response.list, rowsSchema(response.rows), response.alsoAs, response.extra) } };
       const csv = { 'text/csv': { schema: { type: 'string' } } };
       const content = response.csv === 'only' ? csv : response.csv === 'also' ? { ...json, ...csv } : json;
       const description = `The records under \`${response.list}\`${response.csv === 'also' ? '; CSV with `format=csv`' : ''}.`;
-      return ['200', { description, content }];
+      return ['200', { description, content, ...(response.headers ? { headers: response.headers } : {}) }];
     }
     const content = response.content ? Object.fromEntries(Object.entries(response.content).map(([type, schema]) => [type, { schema }])) : undefined;
     return [String(response.status), { description: response.description, ...(content ? { content } : {}), ...(response.headers ? { headers: response.headers } : {}) }];

@@ -33,7 +33,7 @@ export const ListMetadata: JsonSchema = {
   type: 'object',
   properties: {
     root: { type: 'string', description: 'The name of the root node.' },
-    total_count: { type: 'integer' },
+    total_count: { type: ['integer', 'null'], description: 'How many records match; null where the count is not known: leads filtered by `offer_id` with `schedule_id`, or by `fulltext` (docs/leads.md).' },
     page: { type: 'integer' },
     per_page: { type: 'integer' },
     total_pages: { type: 'integer' },
@@ -43,24 +43,32 @@ export const ListMetadata: JsonSchema = {
   description: 'Paging facts: `page`, `per_page`, `total_pages` and `total_count` for numbered pages; `cursor` and `next_cursor` with `cursor=`.',
 };
 
-/** One record under its root node, with a checksum of its content (and its resource's `associations`, when it has some). */
-export function recordEnvelope(root: string, row: JsonSchema, associations: JsonSchema = { type: 'object' }): JsonSchema {
+/**
+ * One record under its root node, with a checksum of its content (and its resource's
+ * `associations`, when it has some). A resource whose root depends on the record (`rootByField`)
+ * answers under exactly one of `roots`.
+ */
+export function recordEnvelope(roots: string | readonly string[], row: JsonSchema, associations: JsonSchema = { type: 'object' }, extra: Record<string, JsonSchema> = {}): JsonSchema {
+  const names = typeof roots === 'string' ? [roots] : roots;
+  const one = names.length === 1;
   return {
     type: 'object',
-    required: ['status', 'errors', root, 'checksum', 'metadata'],
+    required: ['status', 'errors', ...(one ? names : []), 'checksum', 'metadata'],
     properties: {
       status: { const: 200 },
       errors: { type: 'object', maxProperties: 0 },
-      [root]: row,
+      ...Object.fromEntries(names.map((name) => [name, row])),
       associations,
       checksum: { type: 'string', pattern: '^[0-9a-f]{32}$', description: "MD5 of the record's JSON: compare it to see whether the record changed." },
-      metadata: { type: 'object', required: ['root'], properties: { root: { const: root } } },
+      metadata: { type: 'object', required: ['root'], properties: { root: one ? { const: names[0] } : { enum: [...names] } } },
+      ...extra,
     },
+    ...(one ? {} : { oneOf: names.map((name) => ({ required: [name] })) }),
   };
 }
 
 /** Records under the plural root with paging metadata, or (`root=false`) the bare array. */
-export function listEnvelope(plural: string, row: JsonSchema, alsoAs?: string): JsonSchema {
+export function listEnvelope(plural: string, row: JsonSchema, alsoAs?: string, extra: Record<string, JsonSchema> = {}): JsonSchema {
   return {
     anyOf: [
       {
@@ -72,6 +80,7 @@ export function listEnvelope(plural: string, row: JsonSchema, alsoAs?: string): 
           [plural]: { type: 'array', items: row },
           ...(alsoAs ? { [alsoAs]: { type: 'array', items: row, description: `The same records as \`${plural}\` (the hosted service's name).` } } : {}),
           metadata: ref('ListMetadata'),
+          ...extra,
         },
       },
       { type: 'array', items: row, description: 'With `root=false`: the records alone.' },

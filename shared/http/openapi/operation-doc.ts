@@ -7,14 +7,23 @@ import type { JsonSchema } from './json-schema.js';
  * operation declares one beside the docs function (functions/docs/operation-docs.ts).
  */
 
-/** The rows an answer carries: a registry resource's records, or rows with these columns. */
-export type RowsDoc = { resource: string } | { name: string; columns: readonly string[] };
+/**
+ * The rows an answer carries: a registry resource's records, or rows with these columns (typed
+ * by the rules of rows.ts, or by `types` where a column differs from them).
+ */
+export type RowsDoc = { resource: string } | { name: string; columns: readonly string[]; types?: Record<string, JsonSchema> };
+
+/** What a record or list answer carries beside the envelope: more top-level fields (`success`), its headers. */
+interface EnvelopeExtras {
+  extra?: Record<string, JsonSchema>;
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
+}
 
 export type ResponseDoc =
-  /** The record envelope, with the record under `record` (the root node). */
-  | { record: string; rows: RowsDoc }
+  /** The record envelope, with the record under `record` (the root node); `unsaved`: as `new` shows it, without id or uuid. */
+  | ({ record: string; rows: RowsDoc; unsaved?: boolean } & EnvelopeExtras)
   /** The list envelope under `list` (the plural root), or the bare array with `root=false`; `csv`: also, or only, as CSV. */
-  | { list: string; rows: RowsDoc; csv?: 'also' | 'only'; /** The records under this root too. */ alsoAs?: string }
+  | ({ list: string; rows: RowsDoc; csv?: 'also' | 'only'; /** The records under this root too. */ alsoAs?: string } & EnvelopeExtras)
   /** An answer of its own: status, what it is, and its content by media type. */
   | { status: number; description: string; content?: Record<string, JsonSchema>; headers?: Record<string, { description: string; schema: JsonSchema }> };
 

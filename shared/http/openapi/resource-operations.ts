@@ -38,7 +38,7 @@ export function resourceOperationDoc(resource: ResourceDefinition, route: RouteD
         summary: `Defaults of a new ${one}`,
         description: 'Nothing is saved. Fields of the update body sent as parameters are filled in, as the create would store them.',
         params: query,
-        response: record,
+        response: { ...record, unsaved: true },
       };
     case 'create':
       return { summary: `Create ${article(one)}`, params: resource.createSchema, query, pathParams, response: record, errors: conflicts };
