@@ -61,6 +61,7 @@ export class CallTrackingStack extends Stack {
     this.api = new ServiceApi(this, 'Api', {
       table: this.table,
       emailFrom: settings.emailFrom,
+      webhookAllowedCidrs: settings.webhook.WEBHOOK_ALLOWED_CIDRS,
       twilio: { accountSid: settings.twilioAccountSid, authTokenSecret: settings.twilioAuthTokenSecret, apiBase: settings.twilioApiBase },
       eventsQueue: this.events.queue,
       logRetention,

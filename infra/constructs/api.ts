@@ -29,6 +29,12 @@ import { assignRouteStacks, pascal } from './route-stacks.js';
 
 export interface ServiceApiProps {
   table: ITableV2;
+  /**
+   * The private ranges outgoing requests may reach (docs/events.md): read by every function that
+   * checks or calls a customer's URL, which besides the delivery function are the route groups
+   * that validate webhook and bidder URLs and ask bidders for bids (docs/rtb.md). Unset: none.
+   */
+  webhookAllowedCidrs?: string;
   /** Sender address for SES (a verified identity in the account, or an address of a verified domain). */
   emailFrom: string;
   /**
@@ -128,6 +134,7 @@ export class ServiceApi extends Construct {
         // The reference page's script and the OpenAPI document ship beside the bundle, not inside it.
         afterBundling: group === 'docs' ? docsAfterBundlingCommands : undefined,
       });
+      if (props.webhookAllowedCidrs) fn.addEnvironment('WEBHOOK_ALLOWED_CIDRS', props.webhookAllowedCidrs);
       const ports: readonly string[] = 'ports' in definition ? definition.ports : [];
       if (ports.includes('email')) {
         fn.addEnvironment('EMAIL_ADAPTER', 'ses');

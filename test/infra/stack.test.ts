@@ -326,6 +326,11 @@ describe('functions', () => {
     const queue = configured.resourcesOfType('AWS::SQS::Queue')[configured.logicalIdOf(configured.stack.events.queue)];
     expect((queue?.Properties.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(3);
     expect(configured.variablesOf(configured.stack.delivery.function)).toMatchObject({ WEBHOOK_RETRY_SCHEDULE: '1m,1h', WEBHOOK_ALLOWED_CIDRS: '203.0.113.0/24' });
+    // The functions that check bidders' and webhooks' URLs or ask bidders (docs/rtb.md) read the same allowance.
+    for (const group of ['voice', 'inbound', 'buyers', 'subscriptions'] as const) {
+      expect(configured.variablesOf(configured.stack.api.groupFunctions[group]), group).toMatchObject({ WEBHOOK_ALLOWED_CIDRS: '203.0.113.0/24' });
+      expect(synthesized.variablesOf(stack.api.groupFunctions[group]).WEBHOOK_ALLOWED_CIDRS, group).toBeUndefined();
+    }
     expect(() => synth({ webhookRetrySchedule: '1 day' }, 'Broken')).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
 
