@@ -148,14 +148,14 @@ export const operationDocs: Record<string, OperationDoc> = {
     freeParams: partnerParams,
     pathParams: { vanity_uri: { description: "The inbound webhook's vanity name." } },
     response: { status: 200, description: 'The bid: eligible buyers and ping ids to post with.', content: { 'application/json': partnerAnswer } },
-    errors: [401, 422, 429],
+    errors: [401, 403, 422, 429],
   },
   'inbound_webhooks.post': {
     summary: 'Post: reserve a tracking number for a pinged caller',
     freeParams: `\`ping_id\` from the ping's answer, and ${partnerParams}`,
     pathParams: { vanity_uri: { description: "The inbound webhook's vanity name." } },
     response: { status: 200, description: 'The number to dial.', content: { 'application/json': partnerAnswer } },
-    errors: [401, 404, 410, 422],
+    errors: [401, 403, 404, 410, 422],
   },
   'inbound_webhooks.full': {
     summary: 'Full: ping and post in one request',
@@ -163,7 +163,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     freeParams: partnerParams,
     pathParams: { vanity_uri: { description: "The inbound webhook's vanity name." } },
     response: { status: 200, description: 'The number to dial.', content: { 'application/json': partnerAnswer } },
-    errors: [401, 410, 422, 429],
+    errors: [401, 403, 410, 422, 429],
   },
   'inbound_webhooks.preflight': {
     summary: 'CORS preflight of ping, post and full',

@@ -67,12 +67,19 @@ describe('the OpenAPI document', () => {
     expect((document.tags as { name: string; description: string }[]).map((tag) => tag.name)).toEqual(Object.keys(routeGroups));
   });
 
-  it('describes every error status with the error envelope', () => {
+  it('describes every error status with the error envelope, and ping, post and full\'s refusals in the partners\' shape too', () => {
     for (const [name, response] of Object.entries(components.responses)) {
       const content = response.content['application/json'];
+      if (name.startsWith('Partner')) {
+        expect(content.schema, name).toEqual({ anyOf: [{ $ref: '#/components/schemas/PartnerErrorEnvelope' }, { $ref: '#/components/schemas/ErrorEnvelope' }] });
+        continue;
+      }
       expect(content.schema, name).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
       expect(Object.keys(content.example.errors).length, name).toBeGreaterThan(0);
     }
+    const ping = (document.paths as Record<string, any>)['/api/v1/inbound_webhooks/ping/{vanity_uri}'].post.responses;
+    expect(ping['429']).toEqual({ $ref: '#/components/responses/PartnerTooManyRequests' });
+    expect(ping['500']).toEqual({ $ref: '#/components/responses/InternalServerError' });
     expect(components.responses.UnprocessableEntity.content['application/json'].example).toMatchObject({ status: 422, errors: { target_url: ['is not a valid URL'] } });
   });
 

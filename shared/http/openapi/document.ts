@@ -3,7 +3,7 @@ import type * as v from 'valibot';
 import { ALL_OPERATIONS, recordRoots, type CrudOperation, type ResourceDefinition } from '../../resources/define.js';
 import type { RouteGroupDefinition } from '../route-groups.js';
 import { routeKey, type RouteDefinition } from '../route-definition.js';
-import { ErrorEnvelope, errorResponseName, errorResponses, listEnvelope, ListMetadata, recordEnvelope } from './envelopes.js';
+import { ErrorEnvelope, errorResponseName, errorResponses, listEnvelope, ListMetadata, PartnerErrorEnvelope, partnerErrorResponseName, partnerErrorResponses, recordEnvelope } from './envelopes.js';
 import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
 import type { ErrorStatus, OperationDoc, ResponseDoc, RowsDoc } from './operation-doc.js';
 import { operationIds } from './operation-ids.js';
@@ -72,7 +72,8 @@ export function errorStatuses(route: RouteDefinition, doc: OperationDoc): ErrorS
   if (route.auth === 'basic') statuses.add(401);
   // A member without the route's permission; the carrier's routes without its signature.
   if ((route.auth === 'basic' && route.permission !== 'company') || route.auth === 'carrier') statuses.add(403);
-  if (route.path.includes('{')) statuses.add(404);
+  // A path naming something; a buyer team member, to whom whatever is outside its buyer does not exist.
+  if (route.path.includes('{') || (route.auth === 'basic' && route.permission !== 'company')) statuses.add(404);
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -102,7 +103,7 @@ function asCsv(doc: OperationDoc): OperationDoc {
 }
 
 export function buildOpenApiDocument(sources: DocumentSources): OpenApiDocument {
-  const schemas: Record<string, JsonSchema> = { ErrorEnvelope, ListMetadata };
+  const schemas: Record<string, JsonSchema> = { ErrorEnvelope, PartnerErrorEnvelope, ListMetadata };
   // Request bodies the components name: each resource's create and update schema.
   const namedBodies = new Map<v.GenericSchema, string>();
   for (const resource of sources.resources) {
@@ -208,7 +209,10 @@ export function buildOpenApiDocument(sources: DocumentSources): OpenApiDocument 
       ...(requestBody ? { requestBody } : {}),
       responses: {
         [status]: success,
-        ...Object.fromEntries(errorStatuses(route, doc).map((error) => [String(error), { $ref: `#/components/responses/${errorResponseName(error)}` }])),
+        // Ping, post and full refuse in the partners' shape (shared/routing/inbound.ts).
+        ...Object.fromEntries(
+          errorStatuses(route, doc).map((error) => [String(error), { $ref: `#/components/responses/${route.auth === 'ping' && error < 500 ? partnerErrorResponseName(error) : errorResponseName(error)}` }]),
+        ),
       },
     };
   }
@@ -221,6 +225,6 @@ export function buildOpenApiDocument(sources: DocumentSources): OpenApiDocument 
     security: authDocs.basic.security,
     tags: Object.entries(sources.groups).map(([name, group]) => ({ name, description: group.description })),
     paths,
-    components: { schemas, responses: errorResponses(), securitySchemes },
+    components: { schemas, responses: { ...errorResponses(), ...partnerErrorResponses() }, securitySchemes },
   };
 }

@@ -29,6 +29,21 @@ export const ErrorEnvelope: JsonSchema = {
   },
 };
 
+/**
+ * A refusal of ping, post and full in the partners' shape (shared/routing/inbound.ts,
+ * partnerErrors): `success: false`, `status`, the messages as a list, and by field in `field_errors`.
+ */
+export const PartnerErrorEnvelope: JsonSchema = {
+  type: 'object',
+  required: ['success', 'status', 'errors'],
+  properties: {
+    success: { const: false },
+    status: { type: 'integer', description: 'The HTTP status, repeated.' },
+    errors: { type: 'array', items: { type: 'string' }, description: "The messages, each led by its field's name (partner scripts join them)." },
+    field_errors: fieldErrors,
+  },
+};
+
 export const ListMetadata: JsonSchema = {
   type: 'object',
   properties: {
@@ -107,6 +122,22 @@ const ERROR_REASONS: Record<ErrorStatus, { name: string; description: string; er
 };
 
 export const errorResponseName = (status: ErrorStatus): string => ERROR_REASONS[status].name;
+
+/** The response of a refusal of ping, post or full: the partners' shape, or the error envelope where the shared layers refuse first (a body too large, bad JSON). */
+export const partnerErrorResponseName = (status: ErrorStatus): string => `Partner${ERROR_REASONS[status].name}`;
+
+/** `components.responses` of ping, post and full's refusals (partnerErrorResponseName). */
+export function partnerErrorResponses(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(ERROR_REASONS).map(([status, reason]) => [
+      partnerErrorResponseName(Number(status) as ErrorStatus),
+      {
+        description: reason.description,
+        content: { 'application/json': { schema: { anyOf: [ref('PartnerErrorEnvelope'), ref('ErrorEnvelope')] } } },
+      },
+    ]),
+  );
+}
 
 /** `components.responses`: one per error status, each the error envelope with an example. */
 export function errorResponses(): Record<string, unknown> {
