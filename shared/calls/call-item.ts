@@ -1,4 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { REPORTING_COLUMNS } from './call-record-fields.js';
 import { CALL_COLUMNS } from './call-view.js';
 
 /**
@@ -97,8 +98,12 @@ function storedAttempts(call: Record<string, unknown>, attempts: unknown[]): Uin
   return pack(attempts, 'attempts', baseOf(call));
 }
 
-/** Columns whose null is left out of the item (callFromItem reads it back). */
-export const NULL_OMITTED: ReadonlySet<string> = new Set(CALL_COLUMNS);
+/**
+ * Columns whose null is left out of the item (callFromItem reads it back): the stored API columns,
+ * not the ones the view derives (call-record-fields.ts), which are never stored.
+ */
+const DERIVED: ReadonlySet<string> = new Set(REPORTING_COLUMNS);
+export const NULL_OMITTED: ReadonlySet<string> = new Set(CALL_COLUMNS.filter((column) => !DERIVED.has(column)));
 
 /** An attribute's stored value, written whole: timeline and attempts packed (an empty list stays a list). */
 export function storedAttribute(call: Record<string, unknown>, name: string, value: unknown): unknown {

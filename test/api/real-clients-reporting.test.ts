@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../shared/adapters/clock.js';
 import { REPORTING_COLUMNS } from '../../shared/calls/call-record-fields.js';
+import { getCall } from '../../shared/calls/call-store.js';
 import { simulateCall } from '../../shared/local/call-simulator.js';
 import { createTestCompany, createTestUser, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
@@ -29,6 +30,8 @@ interface World {
   converted: { id: number; uuid: string };
   /** Not answered. */
   missed: { id: number; uuid: string };
+  /** To another offer, buyer and no traffic source: the call the postbacks and updates change (the lists the counts read never see it). */
+  updated: { id: number; uuid: string };
   /** The pinned day, `YYYY-MM-DD`. */
   day: string;
 }
@@ -49,9 +52,14 @@ beforeAll(async () => {
   const offer = await createThrough(gateway, company, '/api/v1/offers', { name: 'Medicare', buyer_ids: [buyer.id] });
   await createThrough(gateway, company, '/api/v1/offer_conversions', { name: 'Paid call', offer_id: offer.id, duration: 30, duplicate_timeframe: 0, payout: 5 });
   const number = await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: offer.id, traffic_source_id: trafficSource.id });
-  world = { company, authToken, trafficSource, buyer, number, converted: { id: 0, uuid: '' }, missed: { id: 0, uuid: '' }, day: clock().now().toISOString().slice(0, 10) };
+  const postbackBuyer = await createThrough(gateway, company, '/api/v1/buyers', { name: 'Postback buyer', number: '+12125557302' });
+  const postbacks = await createThrough(gateway, company, '/api/v1/offers', { name: 'Postbacks', buyer_ids: [postbackBuyer.id] });
+  const postbackNumber = await createThrough(gateway, company, '/api/v1/phone_numbers', { offer_id: postbacks.id });
+  const none = { id: 0, uuid: '' };
+  world = { company, authToken, trafficSource, buyer, number, converted: none, missed: none, updated: none, day: clock().now().toISOString().slice(0, 10) };
   world.converted = await simulate(String(number.number), '+14155550101', true);
   world.missed = await simulate(String(number.number), '+14155550102', false);
+  world.updated = await simulate(String(postbackNumber.number), '+14155550103', false);
 });
 
 const basic = () => ({ authorization: world.company.authorization });
@@ -203,7 +211,22 @@ describe('reporting jobs paging through calls', () => {
     const buyer = await call(gateway, { path: `/api/v1/buyers/${world.buyer.id}.json`, ...basic() });
     expect(buyer.body.buyer.user_buyer_id).toBe('BUY-9');
     const list = await call(gateway, { path: '/api/v1/buyers.json?per_page=1', ...basic() });
-    expect(list.body.metadata).toMatchObject({ total_count: 1, total_pages: 1 });
+    expect(list.body.metadata).toMatchObject({ total_count: 2, total_pages: 2, per_page: 1 });
+  });
+});
+
+describe('the hosted API docs\' own examples', () => {
+  it('[H1] secure_calls: PUT /api/v1/secure/:secure_token/calls/:uuid?revenue=10&buyer_converted=true (no credentials)', async () => {
+    const stored = await getCall(world.company.id, world.updated.id);
+    const reply = await call(gateway, { method: 'PUT', path: `/api/v1/secure/${String(stored!.secure_token)}/calls/${world.updated.uuid}?revenue=10&buyer_converted=true` });
+    expect(reply.status).toBe(200);
+    expect(reply.body.call).toMatchObject({ revenue: 10, buyer_converted: true });
+  });
+
+  it('[H2] subscriptions: POST /api/v1/subscriptions {"target_url": "https://hooks.zapier.com/<unique_path>", "event": "new_call"}; reads subscription', async () => {
+    const reply = await call(gateway, { method: 'POST', path: '/api/v1/subscriptions', ...basic(), json: { target_url: 'https://hooks.zapier.com/hooks/standard/1/abc/', event: 'new_call' } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ status: 200, errors: {}, subscription: { event: 'new_call' }, metadata: { root: 'subscription' } });
   });
 });
 
@@ -213,15 +236,15 @@ describe('buyers\' postbacks and call updates', () => {
       method: 'POST',
       path: '/api/v1/calls/send_key_press',
       ...basic(),
-      json: { id: world.missed.uuid, digits: '*', data: { customer_info: { first_name: 'Al', zip: '10001' }, financial_info: { debtAmount: 12000 }, timestamp: '2026-11-28T10:00:00' } },
+      json: { id: world.updated.uuid, digits: '*', data: { customer_info: { first_name: 'Al', zip: '10001' }, financial_info: { debtAmount: 12000 }, timestamp: '2026-11-28T10:00:00' } },
     });
     expect(reply.status).toBe(200);
-    const shown = await call(gateway, { path: `/api/v1/calls/${world.missed.id}`, ...basic() });
+    const shown = await call(gateway, { path: `/api/v1/calls/${world.updated.id}`, ...basic() });
     expect(shown.body.call.data).toMatchObject({ 'customer_info.first_name': 'Al', 'financial_info.debtAmount': 12000 });
   });
 
   it('[K2] postback with auth_token in the JSON: POST /api/v1/calls/update_call/:uuid {auth_token, buyer_converted: "true", revenue, data}', async () => {
-    const reply = await call(gateway, { method: 'POST', path: `/api/v1/calls/update_call/${world.missed.uuid}`, json: { auth_token: world.authToken, buyer_converted: 'true', revenue: '40', data: { buyer_reference: 'R-1' } } });
+    const reply = await call(gateway, { method: 'POST', path: `/api/v1/calls/update_call/${world.updated.uuid}`, json: { auth_token: world.authToken, buyer_converted: 'true', revenue: '40', data: { buyer_reference: 'R-1' } } });
     expect(reply.status).toBe(200);
     expect(reply.body.call).toMatchObject({ buyer_converted: true, revenue: 40 });
   });
@@ -229,13 +252,13 @@ describe('buyers\' postbacks and call updates', () => {
   it('[K3] postback with Basic auth: {buyer_converted: "true", revenue, offer_converted: "true", post_call_tokens: {first_name, last_name}}', async () => {
     const reply = await call(gateway, {
       method: 'POST',
-      path: `/api/v1/calls/update_call/${world.missed.uuid}`,
+      path: `/api/v1/calls/update_call/${world.updated.uuid}`,
       ...basic(),
       json: { buyer_converted: 'true', revenue: '45', offer_converted: 'true', post_call_tokens: { first_name: 'Mary', last_name: 'Adams' } },
     });
     expect(reply.status).toBe(200);
     expect(reply.body.call.data).toMatchObject({ first_name: 'Mary', last_name: 'Adams' });
-    const stranger = await call(gateway, { method: 'POST', path: `/api/v1/calls/update_call/${world.missed.uuid}`, json: { auth_token: 'nope', revenue: '1' } });
+    const stranger = await call(gateway, { method: 'POST', path: `/api/v1/calls/update_call/${world.updated.uuid}`, json: { auth_token: 'nope', revenue: '1' } });
     expect(stranger.status).toBe(401);
   });
 });
