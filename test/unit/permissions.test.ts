@@ -38,7 +38,20 @@ describe('the route table declares what every route needs', () => {
     expect(permissionOf('POST /api/v1/calls/{id}')).toEqual(needs('calls', 'update', { buyerTeam: true }));
     const openToBuyerTeams = routes.filter((route) => route.auth === 'basic' && route.permission !== 'company' && route.permission.buyerTeam).map(routeKey);
     expect(openToBuyerTeams.sort()).toEqual(
-      ['GET /api/v1/buyers', 'GET /api/v1/buyers.csv', 'GET /api/v1/buyers/{id}', 'PUT /api/v1/buyers/{id}', 'GET /api/v1/calls', 'GET /api/v1/calls.csv', 'GET /api/v1/calls/{id}', 'POST /api/v1/calls/{id}'].sort(),
+      [
+        'GET /api/v1/buyers',
+        'GET /api/v1/buyers.csv',
+        'GET /api/v1/buyers.json',
+        'GET /api/v1/buyers/{id}',
+        'PUT /api/v1/buyers/{id}',
+        'GET /api/v1/calls',
+        'GET /api/v1/calls.csv',
+        'GET /api/v1/calls.json',
+        'GET /api/v1/calls/{id}',
+        'POST /api/v1/calls/{id}',
+        // The buyers' conversion postback by the call's uuid (docs/permissions.md, docs/compatibility.md).
+        'POST /api/v1/calls/update_call/{id}',
+      ].sort(),
     );
   });
 
