@@ -28,6 +28,7 @@ import { leadsByCallerSchema } from '../leads/caller-operations.js';
 import { leadListSchema } from '../leads/lead-list.js';
 import { leadUpdateSchema, leadViewSchema } from '../leads/lead-records.js';
 import { leadReportsSchema } from '../leads/reports.js';
+import { leadStatsSchema } from '../leads/stats.js';
 import { LEAD_COLUMNS } from '../../shared/leads/lead-view.js';
 import { LEAD_STAT_FIELDS } from '../../shared/leads/lead-rollups.js';
 import { LOG_COLUMNS, logListSchema } from '../inbound/logs.js';
@@ -318,6 +319,12 @@ export const operationDocs: Record<string, OperationDoc> = {
     description: 'By offer, schedule, status or traffic source, over a creation-time range (today by default), from hourly rollups.',
     params: leadReportsSchema,
     response: { list: 'reports', rows: { name: 'LeadReportRow', columns: ['category', 'value', 'name', ...LEAD_STAT_FIELDS] } },
+  },
+  'leads.stats': {
+    summary: 'Lead statistics by category and interval',
+    description: 'The rows of `leads/reports` per `interval` (hour, day, Monday-based week or month in `time_zone`); only intervals with leads have rows.',
+    params: leadStatsSchema,
+    response: { list: 'stats', rows: { name: 'LeadStatsRow', columns: ['interval_start', 'category', 'value', 'name', ...LEAD_STAT_FIELDS] } },
   },
   'leads.callerOptOut': { summary: "Opt a caller's lead out", freeParams: leadTokenParam, pathParams: callerPath, response: leadTokenAnswer, errors: [422] },
   'leads.callerRemove': { summary: "Remove a caller's lead", freeParams: leadTokenParam, pathParams: callerPath, response: leadTokenAnswer, errors: [422] },

@@ -13,6 +13,7 @@ export const handler = createRouteGroupHandler('leads', leadsRoutes, {
   'leads.deleteById': lazyOperation(async () => (await import('./lead-records.js')).deleteLeadOperation),
   'leads.byCallerNumber': lazyOperation(async () => (await import('./caller-operations.js')).leadsByCallerNumber),
   'leads.reports': lazyOperation(async () => (await import('./reports.js')).leadReports),
+  'leads.stats': lazyOperation(async () => (await import('./stats.js')).leadStats),
   'leads.callerOptOut': lazyOperation(async () => (await import('./caller-operations.js')).callerOptOut),
   'leads.callerRemove': lazyOperation(async () => (await import('./caller-operations.js')).callerRemove),
   'leads.callerMoveToEnd': lazyOperation(async () => (await import('./caller-operations.js')).callerMoveToEnd),

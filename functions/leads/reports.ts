@@ -30,18 +30,23 @@ function displayValue(category: LeadReportCategory, value: string): string | num
   return value === 'none' ? null : Number(value);
 }
 
+/** Rows as the API shows them: the category, its value, the value's name (one BatchGet), then the stats. */
+export async function leadRowViews<Row extends { value: string; stats: Record<string, number> }>(companyId: number, category: LeadReportCategory, rows: readonly Row[]): Promise<Array<Record<string, unknown>>> {
+  const resource = NAMED[category];
+  const ids = [...new Set(rows.map((row) => Number(row.value)).filter((id) => Number.isSafeInteger(id) && id > 0))];
+  const names = new Map((resource ? await getRecords(companyId, resource, ids) : []).map((record) => [String(record.id), typeof record.name === 'string' ? record.name : null]));
+  return rows.map(({ value, stats, ...rest }) => ({ ...rest, category, value: displayValue(category, value), name: names.get(value) ?? null, ...stats }));
+}
+
 export const leadReports: Operation = async (request) => {
   const params = validate(leadReportsSchema, request.params);
   const range = reportRange(params, request.now);
   const companyId = request.auth.companyId;
   const rows = leadReportRows(await queryLeadRollups(companyId, params.category, range.fromMs, range.toMs), params.category, range.fromMs, range.toMs);
-  const resource = NAMED[params.category];
-  const ids = rows.map((row) => Number(row.value)).filter((id) => Number.isSafeInteger(id) && id > 0);
-  const names = new Map((resource ? await getRecords(companyId, resource, ids) : []).map((record) => [String(record.id), typeof record.name === 'string' ? record.name : null]));
   return {
     kind: 'list',
     plural: 'reports',
-    records: rows.map((row) => ({ category: params.category, value: displayValue(params.category, row.value), name: names.get(row.value) ?? null, ...row.stats })),
+    records: await leadRowViews(companyId, params.category, rows),
     metadata: { category: params.category, ...rangeMetadata(range, params.time_zone ?? 'UTC'), total_count: rows.length },
     bare: !params.root,
   };

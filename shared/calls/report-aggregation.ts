@@ -147,21 +147,28 @@ export interface StatsRow extends ReportRow {
 }
 
 /**
- * One row per interval and category value that has calls in the range: oldest interval first,
- * then most calls first within it.
+ * Items grouped by the interval (in `timeZone`) their start falls in, oldest interval first;
+ * intervals without items are left out. The bucketing every "per interval" report shares (call
+ * stats, lead stats), whatever its items are.
  */
-export function statsRows(items: readonly RollupItem[], category: ReportCategory, interval: ReportInterval, timeZone: string, range: TimeRange): StatsRow[] {
-  const buckets = new Map<number, RollupItem[]>();
+export function intervalBuckets<T>(items: Iterable<T>, startMsOf: (item: T) => number, interval: ReportInterval, timeZone: string): Array<{ interval_start: string; items: T[] }> {
+  const buckets = new Map<number, T[]>();
   for (const item of items) {
-    if (item.category !== category || !cellInRange(item, range)) continue;
-    const start = intervalStartMs(cellStartMs(item), interval, timeZone);
+    const start = intervalStartMs(startMsOf(item), interval, timeZone);
     const bucket = buckets.get(start) ?? [];
     bucket.push(item);
     buckets.set(start, bucket);
   }
-  return [...buckets.entries()]
-    .sort(([a], [b]) => a - b)
-    .flatMap(([start, bucket]) =>
-      reportRows(bucket, category, range).map((row) => ({ interval_start: isoWithOffset(new Date(start), timeZone), ...row })),
-    );
+  return [...buckets.entries()].sort(([a], [b]) => a - b).map(([start, bucket]) => ({ interval_start: isoWithOffset(new Date(start), timeZone), items: bucket }));
+}
+
+/**
+ * One row per interval and category value that has calls in the range: oldest interval first,
+ * then most calls first within it.
+ */
+export function statsRows(items: readonly RollupItem[], category: ReportCategory, interval: ReportInterval, timeZone: string, range: TimeRange): StatsRow[] {
+  const cells = items.filter((item) => item.category === category && cellInRange(item, range));
+  return intervalBuckets(cells, cellStartMs, interval, timeZone).flatMap((bucket) =>
+    reportRows(bucket.items, category, range).map((row) => ({ interval_start: bucket.interval_start, ...row })),
+  );
 }

@@ -149,8 +149,6 @@ export function exclusionReasons(logs: ReadonlyArray<Record<string, unknown>>, b
   return reasons.slice(0, max);
 }
 
-export const CHART_MEASURES = ['calls', 'buyer_converted', 'revenue', 'payout', 'profit'] as const;
-
 /**
  * Stats rows (one per interval and category value) summed per interval: the chart's x values (unix
  * seconds) and one series per measure, oldest first. With `grid` (the report's range and the
@@ -191,9 +189,19 @@ export function deliveryOutcome(log: Record<string, unknown>): 'delivered' | 'fa
   return max > 0 && attempt >= max ? 'dead-lettered' : 'failed';
 }
 
-/** `YYYY-MM-DD` dates from a date input as the API's bounds of whole days (read in the zone the API reads them in). */
-export function dayBounds(from: string, to: string): { created_at_from?: string; created_at_to?: string } {
-  return { ...(from ? { created_at_from: `${from} 00:00:00` } : {}), ...(to ? { created_at_to: `${to} 23:59:59` } : {}) };
+/**
+ * `YYYY-MM-DD` dates from a date input as the API's bounds of whole days in `timeZone`, which goes
+ * with them (`time_zone`) so the API reads the days, and "today" without dates, in that zone
+ * rather than in UTC. The API has no endpoint with the company's time zone, so the views pass
+ * the operator's (the browser's) zone.
+ */
+export function dayBounds(from: string, to: string, timeZone?: string): { created_at_from?: string; created_at_to?: string; time_zone?: string } {
+  return { ...(from ? { created_at_from: `${from} 00:00:00` } : {}), ...(to ? { created_at_to: `${to} 23:59:59` } : {}), ...(timeZone ? { time_zone: timeZone } : {}) };
+}
+
+/** The browser's IANA time zone (undefined where the browser does not say). */
+export function browserTimeZone(): string | undefined {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
 }
 
 export interface ActionProgress {

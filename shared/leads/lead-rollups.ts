@@ -1,3 +1,4 @@
+import { intervalBuckets, type ReportInterval } from '../calls/report-aggregation.js';
 import { LEAD_STATUSES, type LeadRecord } from './lead-record.js';
 
 /**
@@ -166,6 +167,18 @@ export function leadReportRows(items: readonly LeadRollupItem[], category: LeadR
     .filter(([, stats]) => LEAD_STAT_FIELDS.some((field) => stats[field] !== 0))
     .map(([value, stats]) => ({ value, stats }))
     .sort((a, b) => b.stats.leads - a.stats.leads || compareValues(a.value, b.value));
+}
+
+/**
+ * The rows of `leadReportRows` per interval (hour, day, Monday-based week, month in `timeZone`,
+ * as the call stats): oldest interval first, then most leads first; intervals without leads
+ * have no rows.
+ */
+export function leadStatsRows(items: readonly LeadRollupItem[], category: LeadReportCategory, interval: ReportInterval, timeZone: string, fromMs: number, toMs: number): Array<{ interval_start: string; value: string; stats: LeadStats }> {
+  const cells = items.filter((item) => item.category === category);
+  return intervalBuckets(cells, leadCellStartMs, interval, timeZone).flatMap((bucket) =>
+    leadReportRows(bucket.items, category, fromMs, toMs).map((row) => ({ interval_start: bucket.interval_start, ...row })),
+  );
 }
 
 function compareValues(a: string, b: string): number {

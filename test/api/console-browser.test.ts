@@ -15,6 +15,7 @@ import { createTestCompany, createTestUser, type TestCompany } from '../fixtures
 import { deliverQueued, useReceiver } from '../fixtures/events.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
+import { submitted } from '../fixtures/leads.js';
 import { enterSchedule, scheduleWith } from '../fixtures/schedules.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { newCallSid, offerWithBuyers, showBuyer } from '../fixtures/voice.js';
@@ -143,7 +144,8 @@ describe.skipIf(skip)('the operator console in headless Chromium', { timeout: 60
   beforeAll(async () => {
     world = await buildWorld();
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
-    page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
+    // A zone other than UTC, so the tests see the views send the operator's zone with their dates.
+    page = await browser.newPage({ viewport: { width: 1100, height: 720 }, timezoneId: 'America/Chicago' });
     page.setDefaultTimeout(20_000);
     page.on('console', (message) => {
       if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
@@ -192,7 +194,10 @@ describe.skipIf(skip)('the operator console in headless Chromium', { timeout: 60
   });
 
   it('lists the simulated call in Calls with its buyer, and shows its timeline', async () => {
+    // The list is asked for in the operator's zone (the API has no company time zone to read).
+    const listed = page.waitForRequest((request) => request.url().includes('/api/v1/calls?'));
     await open('calls');
+    expect(new URL((await listed).url()).searchParams.get('time_zone')).toBe('America/Chicago');
     const row = page.locator(`tr[data-call-id="${world.completedCallId}"]`);
     await row.waitFor();
     expect(await row.locator('td.buyer').textContent()).toBe('Acme East');
@@ -275,11 +280,17 @@ describe.skipIf(skip)('the operator console in headless Chromium', { timeout: 60
     await expect.poll(async () => (await call(gateway, { path: `/api/v1/phone_numbers/${bought.id}`, authorization: world.company.authorization })).body.phone_number.offer_id, { timeout: 30_000 }).toBe(world.otherOffer.id);
   });
 
-  it('draws the day\'s calls in Reports', async () => {
+  it('draws the day\'s calls and leads in Reports', async () => {
+    // A lead through the API (the world's schedule lead is stored directly, without report counts).
+    await submitted(gateway, { query: { lead_token: world.otherOffer.lead_token, caller_id: '+14155550505' } });
     await open('reports');
     const chart = page.locator('[data-chart="calls"]');
     await chart.locator('canvas').waitFor();
     expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThanOrEqual(1);
+    // The lead, over time from leads/stats.
+    const leadChart = page.locator('[data-chart="leads"]');
+    await leadChart.locator('canvas').waitFor();
+    expect(Number(await leadChart.getAttribute('data-points'))).toBeGreaterThanOrEqual(1);
     const byBuyer = page.getByRole('table', { name: 'buyer' });
     await byBuyer.getByText('Acme East').waitFor();
     await expectAccessible('reports');
@@ -287,7 +298,9 @@ describe.skipIf(skip)('the operator console in headless Chromium', { timeout: 60
     // A range the API refuses: its errors are shown as it words them.
     await page.getByLabel('From').fill('2020-01-01');
     await page.getByLabel('To').fill('2022-01-01');
+    const asked = page.waitForRequest((request) => request.url().includes('/api/v1/leads/stats?'));
     await page.getByRole('button', { name: 'Show' }).click();
+    expect(Object.fromEntries(new URL((await asked).url()).searchParams)).toMatchObject({ created_at_from: '2020-01-01 00:00:00', time_zone: 'America/Chicago' });
     await page.getByRole('alert').first().waitFor();
     expect(await page.getByRole('alert').first().textContent()).toMatch(/Error 422.*created_at/);
     await expectAccessible('reports error');

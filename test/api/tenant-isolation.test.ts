@@ -440,7 +440,7 @@ async function aLeadRows(): Promise<Row[]> {
 /** Routes with behaviour of their own, by route key. */
 const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>> = {
   ...Object.fromEntries(
-    ['GET /api/v1/leads', 'GET /api/v1/leads.csv', 'GET /api/v1/leads/new', 'GET /api/v1/leads/reports'].map((key) => [
+    ['GET /api/v1/leads', 'GET /api/v1/leads.csv', 'GET /api/v1/leads/new', 'GET /api/v1/leads/reports', 'GET /api/v1/leads/stats'].map((key) => [
       key,
       async (route: RouteDefinition) => {
         await aLeadRows();

@@ -22,6 +22,9 @@ describe('the console logic', () => {
     expect(queryString({ a: '' })).toBe('');
     expect(dayBounds('2026-11-01', '')).toEqual({ created_at_from: '2026-11-01 00:00:00' });
     expect(dayBounds('', '2026-11-02')).toEqual({ created_at_to: '2026-11-02 23:59:59' });
+    // The days are the zone's: the zone goes with them (and alone, for "today" without dates).
+    expect(queryString(dayBounds('2026-11-01', '2026-11-02', 'America/Chicago'))).toBe('?created_at_from=2026-11-01+00%3A00%3A00&created_at_to=2026-11-02+23%3A59%3A59&time_zone=America%2FChicago');
+    expect(dayBounds('', '', 'Europe/Paris')).toEqual({ time_zone: 'Europe/Paris' });
   });
 
   it('formats durations and never counts backwards', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leadCells, leadFigures, leadReportRows, leadRollupChanges, rangeMonths, type LeadFigures } from '../../shared/leads/lead-rollups.js';
+import { leadCells, leadFigures, leadReportRows, leadRollupChanges, leadStatsRows, rangeMonths, type LeadFigures } from '../../shared/leads/lead-rollups.js';
 
 const base: LeadFigures = { created_at: '2030-05-01T12:34:00.000Z', offer_id: 9, schedule_id: null, traffic_source_id: null, status: 'active', converted: false };
 
@@ -41,6 +41,26 @@ describe('lead rollups', () => {
     expect(rows.map((row) => [row.value, row.stats.leads])).toEqual([
       ['4', 5],
       ['9', 2],
+    ]);
+  });
+});
+
+describe('leadStatsRows', () => {
+  const item = (at: string, value: string, leads: number) => ({ month: at.slice(0, 7), day: at.slice(8, 10), hour: at.slice(11, 13), category: 'offer', value, leads, active: leads });
+  const items = [item('2030-05-01T23', '1', 1), item('2030-05-02T03', '1', 2), item('2030-05-02T03', '2', 3), item('2030-05-03T10', '1', 1), { ...item('2030-05-02T03', 'active', 9), category: 'status' }];
+  const all = [Date.parse('2030-05-01T00:00:00Z'), Date.parse('2030-05-03T00:00:00Z')] as const;
+
+  it('sums the cells per interval in the zone, oldest first, most leads first within one, within the range only', () => {
+    const rows = leadStatsRows(items, 'offer', 'day', 'UTC', ...all);
+    expect(rows.map((row) => [row.interval_start, row.value, row.stats.leads])).toEqual([
+      ['2030-05-01T00:00:00.000+00:00', '1', 1],
+      ['2030-05-02T00:00:00.000+00:00', '2', 3],
+      ['2030-05-02T00:00:00.000+00:00', '1', 2],
+    ]);
+    // 23:00 and 03:00 UTC are both May 1 in New York (the same interval).
+    expect(leadStatsRows(items, 'offer', 'day', 'America/New_York', ...all).map((row) => [row.interval_start, row.value, row.stats.leads])).toEqual([
+      ['2030-05-01T00:00:00.000-04:00', '1', 3],
+      ['2030-05-01T00:00:00.000-04:00', '2', 3],
     ]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cellInRange,
   displayValue,
+  intervalBuckets,
   intervalStartMs,
   rangePartitions,
   reportRows,
@@ -88,6 +89,32 @@ describe('reportRows', () => {
     ];
     const rows = reportRows(items, 'offer', range('2026-01-01T10:00:00Z', '2026-01-01T10:59:59Z'));
     expect(rows.map((row) => row.value)).toEqual(['2']);
+  });
+});
+
+describe('intervalBuckets', () => {
+  it('groups any items by the interval their start falls in, oldest first, keeping their order within one', () => {
+    const items = [
+      { id: 'c', at: '2026-03-03T10:00:00Z' },
+      { id: 'a', at: '2026-03-01T23:00:00Z' },
+      { id: 'b', at: '2026-03-02T04:00:00Z' },
+    ];
+    const grouped = (zone: string, interval: 'day' | 'week') => intervalBuckets(items, (item) => ms(item.at), interval, zone).map((bucket) => [bucket.interval_start, bucket.items.map((item) => item.id)]);
+    expect(grouped('UTC', 'day')).toEqual([
+      ['2026-03-01T00:00:00.000+00:00', ['a']],
+      ['2026-03-02T00:00:00.000+00:00', ['b']],
+      ['2026-03-03T00:00:00.000+00:00', ['c']],
+    ]);
+    // 04:00 UTC on the 2nd is still the 1st in Chicago; weeks start on Monday the 2nd.
+    expect(grouped('America/Chicago', 'day')).toEqual([
+      ['2026-03-01T00:00:00.000-06:00', ['a', 'b']],
+      ['2026-03-03T00:00:00.000-06:00', ['c']],
+    ]);
+    expect(grouped('UTC', 'week')).toEqual([
+      ['2026-02-23T00:00:00.000+00:00', ['a']],
+      ['2026-03-02T00:00:00.000+00:00', ['c', 'b']],
+    ]);
+    expect(intervalBuckets([], () => 0, 'hour', 'UTC')).toEqual([]);
   });
 });
 

@@ -43,6 +43,7 @@ const REFERENCE_ENDPOINTS = [
   'GET /api/v1/leads',
   'GET /api/v1/leads/new',
   'GET /api/v1/leads/reports',
+  'GET /api/v1/leads/stats',
   'GET /api/v1/leads/:id',
   'PUT /api/v1/leads/:id',
   'DELETE /api/v1/leads/:id/id',

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { downloadCsv } from '../api.js';
-import { dayBounds, formatDuration, formatMoney, formatTime, queryString } from '../logic.js';
+import { browserTimeZone, dayBounds, formatDuration, formatMoney, formatTime, queryString } from '../logic.js';
 import { Empty, ErrorBox, html, rowsOf, Section, useAction, useApi } from '../ui.js';
 
 /** The calls list with the API's filters, paged by the API's cursor; a call's detail at `#/calls/<id>`. */
@@ -21,7 +21,7 @@ const NO_FILTERS: Filters = { from: '', to: '', offer_id: '', buyer_id: '', traf
 
 function filterParams(filters: Filters) {
   const { from, to, ...rest } = filters;
-  return { ...dayBounds(from, to), ...rest };
+  return { ...dayBounds(from, to, browserTimeZone()), ...rest };
 }
 
 function Options({ data, root, label }: { data: any; root: string; label: string }) {

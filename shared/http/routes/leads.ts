@@ -1,7 +1,7 @@
 import { needs } from '../../auth/permissions.js';
 import { API, type RouteDefinition } from '../route-definition.js';
 
-/** The leads function's routes. Submission and the caller operations are authorised by a lead token, not Basic auth; literal segments (new, reports) beat `{id}`. */
+/** The leads function's routes. Submission and the caller operations are authorised by a lead token, not Basic auth; literal segments (new, reports, stats) beat `{id}`. */
 export const leadsRoutes: readonly RouteDefinition[] = [
   { method: 'POST', path: `${API}/leads`, group: 'leads', auth: 'lead_token', operation: 'leads.submit' },
   { method: 'OPTIONS', path: `${API}/leads`, group: 'leads', auth: 'none', operation: 'leads.preflight' },
@@ -12,6 +12,7 @@ export const leadsRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: `${API}/leads.csv`, group: 'leads', auth: 'basic', operation: 'leads.list', permission: needs('leads', 'list') },
   { method: 'GET', path: `${API}/leads/new`, group: 'leads', auth: 'basic', operation: 'leads.new', permission: needs('leads', 'create') },
   { method: 'GET', path: `${API}/leads/reports`, group: 'leads', auth: 'basic', operation: 'leads.reports', permission: needs('leads', 'list') },
+  { method: 'GET', path: `${API}/leads/stats`, group: 'leads', auth: 'basic', operation: 'leads.stats', permission: needs('leads', 'list') },
   { method: 'GET', path: `${API}/leads/{id}`, group: 'leads', auth: 'basic', operation: 'leads.show', permission: needs('leads', 'show') },
   { method: 'PUT', path: `${API}/leads/{id}`, group: 'leads', auth: 'basic', operation: 'leads.update', permission: needs('leads', 'update') },
   { method: 'DELETE', path: `${API}/leads/{id}/id`, group: 'leads', auth: 'basic', operation: 'leads.deleteById', permission: needs('leads', 'delete') },
