@@ -73,7 +73,7 @@ describe.skipIf(skip)('the official number-replacement script in headless Chromi
     const tab = await browser.newPage();
     try {
       await tab.goto(pageUrl);
-      await tab.waitForFunction((human) => document.getElementById('shown')?.textContent?.includes(human), expected.human_number);
+      await tab.waitForFunction((human) => (globalThis as unknown as { document: { getElementById(id: string): { textContent: string | null } | null } }).document.getElementById('shown')?.textContent?.includes(human), expected.human_number);
       expect(await tab.textContent('#shown')).toContain(expected.human_number);
       expect(await tab.textContent('#link')).toBe(expected.plain_number);
       expect(await tab.getAttribute('#link', 'href')).toBe(`tel:${expected.plain_number}`);
