@@ -32,6 +32,11 @@ export function withJsonTwins(routes: readonly RouteDefinition[]): RouteDefiniti
 }
 
 /** Is this route a `.json` twin? (The fuzz test gives twins fewer cases: they share everything but the path.) */
+/** A route's path without its `.json` twin's suffix: the twin and its route are one path to a caller. */
+export function pathWithoutJsonSuffix(path: string): string {
+  return path.endsWith(JSON_SUFFIX) ? path.slice(0, -JSON_SUFFIX.length) : path;
+}
+
 export function isJsonTwin(route: RouteDefinition): boolean {
   return route.path.endsWith(JSON_SUFFIX) && route.group !== 'docs';
 }

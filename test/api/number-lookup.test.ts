@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { midDayTomorrow, usePinnedClock } from '../fixtures/clock.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
@@ -10,8 +10,11 @@ import { createThrough } from '../fixtures/records.js';
  * with offer_key, base64 referrer_url and referrer_tokens, td_js_v and default_number, from a
  * page's origin, with credentials. The script reads number.human_number and number.plain_number.
  */
-// Read when the lookup's module loads, at this file's first lookup: a small limit to reach.
-process.env.NUMBER_LOOKUP_LIMIT_PER_MINUTE = '6';
+// Read when the lookup's module loads (the OpenAPI document's columns import it with the gateway):
+// set before any import, a small limit to reach.
+vi.hoisted(() => {
+  process.env.NUMBER_LOOKUP_LIMIT_PER_MINUTE = '6';
+});
 
 const gateway = useGateway();
 // One minute window for the whole file: the rate limit counts per offer and minute.

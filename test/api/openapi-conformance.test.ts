@@ -46,7 +46,7 @@ describe('an answer the document does not describe', () => {
 
   it('fails a status the operation does not document, and an error envelope without `errors`', async () => {
     answerWith({ status: 409, errors: { name: ['taken'] }, metadata: {} }, 409);
-    await expect(call(gateway, { path: '/api/v1/offers/12' })).rejects.toThrow(/\n  status 409 is not documented \(documented: 200, 400, 401, 404, 413, 422, 500\)/);
+    await expect(call(gateway, { path: '/api/v1/offers/12' })).rejects.toThrow(/\n  status 409 is not documented \(documented: 200, 400, 401, 403, 404, 413, 422, 500\)/);
     answerWith({ status: 404, metadata: {} }, 404);
     await expect(call(gateway, { path: '/api/v1/offers/12' })).rejects.toThrow(/GET \/api\/v1\/offers\/\{id\} answered 404 .*\n {2}at \/ \(.*\): required must have required property 'errors'/);
   });

@@ -6,6 +6,7 @@ import { ADMIN } from '../../auth/permissions.js';
 import { findApiKey, findUserToken } from '../../db/companies.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import { INPUT_LIMITS } from '../input-limits.js';
+import { pathWithoutJsonSuffix } from '../format-suffix.js';
 import { parseQuery } from '../params.js';
 import type { ApiEvent, ApiResponse, AppContext, AuthContext, Params } from '../request.js';
 import type { RouteDefinition } from '../route-definition.js';
@@ -67,7 +68,8 @@ export type CarrierSignatureCheck = (event: ApiEvent, params: Params) => Promise
  * to tell a path open to buyer teams (403 for another method) from one that is not (404).
  */
 export function authenticate(groupRoutes: readonly RouteDefinition[], carrierSignature?: CarrierSignatureCheck): MiddlewareObj<ApiEvent, ApiResponse, Error, AppContext> {
-  const buyerTeamPaths = new Set(groupRoutes.filter((route) => route.auth === 'basic' && route.permission !== 'company' && route.permission.buyerTeam).map((route) => route.path));
+  // By path without `.json`: a route and its twin are one path (shared/http/format-suffix.ts).
+  const buyerTeamPaths = new Set(groupRoutes.filter((route) => route.auth === 'basic' && route.permission !== 'company' && route.permission.buyerTeam).map((route) => pathWithoutJsonSuffix(route.path)));
   return {
     before: async (request) => {
       const { route } = request.context;
@@ -75,7 +77,7 @@ export function authenticate(groupRoutes: readonly RouteDefinition[], carrierSig
       switch (route.auth) {
         case 'basic': {
           const auth = await authenticateBasic(request.event);
-          auth.grant = authorize(route.permission, auth.access ?? ADMIN, buyerTeamPaths.has(route.path));
+          auth.grant = authorize(route.permission, auth.access ?? ADMIN, buyerTeamPaths.has(pathWithoutJsonSuffix(route.path)));
           request.context.auth = auth;
           return;
         }
