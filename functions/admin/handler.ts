@@ -14,4 +14,5 @@ export const handler = createRouteGroupHandler('admin', adminRoutes, {
     return [unblockContactJobs, accessControlLists, callCenters, agentStatuses, voiceAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, scheduleAgents, agentMessages, agentWidgets, agentTimestamps, adminTableExporters, dataExportRecords, adminTasks, applicationClusters, bigintMigrations];
   }),
   'collections.show': lazyOperation(async () => (await import('./collections.js')).showCollection),
+  'company.show': lazyOperation(async () => (await import('./company.js')).showCompany),
 });

@@ -144,6 +144,13 @@ export const operationDocs: Record<string, OperationDoc> = {
     pathParams: { type: { description: 'Which list.', schema: { type: 'string', enum: COLLECTION_TYPES } } },
     response: { list: 'collection', rows: { name: 'CollectionItem', columns: ['name'] } },
   },
+  'company.show': {
+    summary: "The caller's company",
+    description: 'Its id, name and IANA time zone (the zone date ranges of the console are read in).',
+    response: { record: 'company', rows: { name: 'Company', columns: ['id', 'name', 'time_zone'], types: { name: { type: 'string' }, time_zone: { type: 'string' } } } },
+    // Only if the credential outlived its company record, which no route deletes.
+    errors: [404],
+  },
   'inbound_webhooks.ping': {
     summary: 'Ping: which buyers would take this caller',
     freeParams: partnerParams,

@@ -192,8 +192,8 @@ export function deliveryOutcome(log: Record<string, unknown>): 'delivered' | 'fa
 /**
  * `YYYY-MM-DD` dates from a date input as the API's bounds of whole days in `timeZone`, which goes
  * with them (`time_zone`) so the API reads the days, and "today" without dates, in that zone
- * rather than in UTC. The API has no endpoint with the company's time zone, so the views pass
- * the operator's (the browser's) zone.
+ * rather than in UTC. The views pass the company's zone (`GET /company`, shared/console/company.ts),
+ * or the browser's where it is missing.
  */
 export function dayBounds(from: string, to: string, timeZone?: string): { created_at_from?: string; created_at_to?: string; time_zone?: string } {
   return { ...(from ? { created_at_from: `${from} 00:00:00` } : {}), ...(to ? { created_at_to: `${to} 23:59:59` } : {}), ...(timeZone ? { time_zone: timeZone } : {}) };

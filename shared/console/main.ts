@@ -2,7 +2,8 @@ import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { onUnauthorized, storeCredentials, storedCredentials } from './api.js';
+import { api, onUnauthorized, storeCredentials, storedCredentials } from './api.js';
+import { CompanyTimeZone } from './company.js';
 import { parseHash, VIEWS, type ViewId } from './logic.js';
 import { html } from './ui.js';
 import { Buyers } from './views/buyers.js';
@@ -46,10 +47,26 @@ function App() {
   const route = parseHash(hash);
   const main = useRef<HTMLElement>(null);
   useEffect(() => onUnauthorized(() => setSignedIn(false)), []);
-  // A new view moves focus to its heading, so keyboard and screen reader users start there.
+  // The company's time zone, read once per sign-in; views wait for it (null) so their first
+  // requests already use it. Undefined (missing, or the read failed): views use the browser's.
+  const [timeZone, setTimeZone] = useState<string | undefined | null>(null);
+  useEffect(() => {
+    if (!signedIn) return setTimeZone(null);
+    let current = true;
+    api<{ company?: { time_zone?: string } }>('/company').then(
+      (answer) => current && setTimeZone(answer.company?.time_zone || undefined),
+      () => current && setTimeZone(undefined),
+    );
+    return () => {
+      current = false;
+    };
+  }, [signedIn]);
+  // A new view moves focus to its heading, so keyboard and screen reader users start there
+  // (also once the company's zone is read: the view appears only then).
+  const loaded = timeZone !== null;
   useEffect(() => {
     main.current?.querySelector<HTMLElement>('h1')?.focus();
-  }, [route.view, route.id]);
+  }, [route.view, route.id, loaded]);
 
   if (!signedIn) return html`<${SignIn} onSignedIn=${() => setSignedIn(true)} />`;
   const View = VIEW_COMPONENTS[route.view];
@@ -66,7 +83,11 @@ function App() {
       </nav>
       <button type="button" class="link" onClick=${signOut}>Sign out</button>
     </header>
-    <main id="main" ref=${main}><${View} key=${`${route.view}/${route.id ?? ''}`} id=${route.id} /></main>
+    <main id="main" ref=${main}>
+      ${timeZone === null
+        ? html`<p role="status">Loading…</p>`
+        : html`<${CompanyTimeZone.Provider} value=${timeZone}><${View} key=${`${route.view}/${route.id ?? ''}`} id=${route.id} /></${CompanyTimeZone.Provider}>`}
+    </main>
   </div>`;
 }
 

@@ -67,6 +67,14 @@ export interface Company {
   time_zone: string;
 }
 
+/** The company record by id (strongly consistent: a request right after creation sees it). */
+export async function findCompany(id: number): Promise<Company | undefined> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.company(id), ConsistentRead: true }));
+  if (!result.Item) return undefined;
+  const { id: companyId, name, time_zone } = result.Item as Company;
+  return { id: companyId, name, time_zone };
+}
+
 export async function findCompanyByName(name: string): Promise<Company | undefined> {
   const lookup = await db.send(new GetCommand({ TableName: tableName, Key: keys.companyByName(name) }));
   if (!lookup.Item) return undefined;

@@ -58,7 +58,7 @@ let page: Page;
 const problems: string[] = [];
 
 async function buildWorld(): Promise<World> {
-  const company = await createTestCompany('console');
+  const company = await createTestCompany('console', 'Asia/Tokyo');
   const other = await createTestCompany('console-other');
   // The first buyer takes one call a day: after the simulated call it is at its daily cap, and
   // the live call goes to the second.
@@ -194,10 +194,10 @@ describe.skipIf(skip)('the operator console in headless Chromium', { timeout: 60
   });
 
   it('lists the simulated call in Calls with its buyer, and shows its timeline', async () => {
-    // The list is asked for in the operator's zone (the API has no company time zone to read).
+    // The list is asked for in the company's zone (GET /company), not the page's (America/Chicago).
     const listed = page.waitForRequest((request) => request.url().includes('/api/v1/calls?'));
     await open('calls');
-    expect(new URL((await listed).url()).searchParams.get('time_zone')).toBe('America/Chicago');
+    expect(new URL((await listed).url()).searchParams.get('time_zone')).toBe('Asia/Tokyo');
     const row = page.locator(`tr[data-call-id="${world.completedCallId}"]`);
     await row.waitFor();
     expect(await row.locator('td.buyer').textContent()).toBe('Acme East');
@@ -300,7 +300,7 @@ describe.skipIf(skip)('the operator console in headless Chromium', { timeout: 60
     await page.getByLabel('To').fill('2022-01-01');
     const asked = page.waitForRequest((request) => request.url().includes('/api/v1/leads/stats?'));
     await page.getByRole('button', { name: 'Show' }).click();
-    expect(Object.fromEntries(new URL((await asked).url()).searchParams)).toMatchObject({ created_at_from: '2020-01-01 00:00:00', time_zone: 'America/Chicago' });
+    expect(Object.fromEntries(new URL((await asked).url()).searchParams)).toMatchObject({ created_at_from: '2020-01-01 00:00:00', time_zone: 'Asia/Tokyo' });
     await page.getByRole('alert').first().waitFor();
     expect(await page.getByRole('alert').first().textContent()).toMatch(/Error 422.*created_at/);
     await expectAccessible('reports error');

@@ -128,8 +128,8 @@ describe('every basic route, for each kind of credential', () => {
     expect(basicRoutes.length).toBeGreaterThan(400);
     const undeclared = basicRoutes.filter((route) => route.permission === undefined || (route.permission !== 'company' && (!route.permission.group || !route.permission.action)));
     expect(undeclared.map(routeKey)).toEqual([]);
-    // Company-wide routes are few and named: reference data no team owns.
-    expect(basicRoutes.filter((route) => route.permission === 'company').map(routeKey)).toEqual(['GET /api/v1/collections/{type}']);
+    // Company-wide routes are few and named: reference data no team owns, and the caller's own company.
+    expect(basicRoutes.filter((route) => route.permission === 'company').map(routeKey)).toEqual(['GET /api/v1/collections/{type}', 'GET /api/v1/company', 'GET /api/v1/company.json']);
   });
 
   it('refuses a member without permissions with a 403 naming the permission', async () => {

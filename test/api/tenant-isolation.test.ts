@@ -453,6 +453,13 @@ const BEHAVIOUR_PROBES: Record<string, (route: RouteDefinition) => Promise<void>
       },
     ]),
   ),
+  // Credentials name one company: B (key pair or member) gets its own, never A's.
+  'GET /api/v1/company': async (route) => {
+    const reply = await as(b, 'GET', route.path);
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.company.id).toBe(b.company.id);
+    expectNothingOfA(reply, routeKey(route));
+  },
   'GET /api/v1/leads/{id}': async () => {
     for (const lead of await aLeadRows()) {
       for (const id of [String(lead.id), lead.uuid as string]) expect((await as(b, 'GET', `/api/v1/leads/${id}`)).status).toBe(404);

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { downloadCsv } from '../api.js';
-import { browserTimeZone, dayBounds, formatDuration, formatMoney, formatTime, queryString } from '../logic.js';
+import { useReportingTimeZone } from '../company.js';
+import { dayBounds, formatDuration, formatMoney, formatTime, queryString } from '../logic.js';
 import { Empty, ErrorBox, html, rowsOf, Section, useAction, useApi } from '../ui.js';
 
 /** The calls list with the API's filters, paged by the API's cursor; a call's detail at `#/calls/<id>`. */
@@ -19,9 +20,9 @@ interface Filters {
 
 const NO_FILTERS: Filters = { from: '', to: '', offer_id: '', buyer_id: '', traffic_source_id: '', status: '', buyer_converted: '' };
 
-function filterParams(filters: Filters) {
+function filterParams(filters: Filters, timeZone: string | undefined) {
   const { from, to, ...rest } = filters;
-  return { ...dayBounds(from, to, browserTimeZone()), ...rest };
+  return { ...dayBounds(from, to, timeZone), ...rest };
 }
 
 function Options({ data, root, label }: { data: any; root: string; label: string }) {
@@ -37,7 +38,8 @@ function CallList() {
   // Cursors of the pages before this one: the API pages forward only, so going back reuses them.
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
-  const path = `/calls${queryString({ ...filterParams(filters), per_page: PER_PAGE, cursor })}`;
+  const timeZone = useReportingTimeZone();
+  const path = `/calls${queryString({ ...filterParams(filters, timeZone), per_page: PER_PAGE, cursor })}`;
   const loaded = useApi(path);
   const offers = useApi('/offers?per_page=500&columns=id,name');
   const buyers = useApi('/buyers?per_page=500&columns=id,name');
@@ -54,7 +56,7 @@ function CallList() {
   };
 
   return html`<${Section} title="Calls" loaded=${loaded} what="calls"
-    actions=${html`<button type="button" disabled=${csv.busy} onClick=${() => csv.run(() => downloadCsv(`/calls.csv${queryString({ ...filterParams(filters), per_page: 500 })}`, 'calls.csv'))}>Download CSV</button>`}>
+    actions=${html`<button type="button" disabled=${csv.busy} onClick=${() => csv.run(() => downloadCsv(`/calls.csv${queryString({ ...filterParams(filters, timeZone), per_page: 500 })}`, 'calls.csv'))}>Download CSV</button>`}>
     <form class="filters" onSubmit=${apply} aria-label="Filter calls">
       <label>From <input type="date" name="from" value=${filters.from} /></label>
       <label>To <input type="date" name="to" value=${filters.to} /></label>

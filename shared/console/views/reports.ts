@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
-import { browserTimeZone, dayBounds, formatMoney, intervalMs, queryString, statsSeries } from '../logic.js';
+import { useReportingTimeZone } from '../company.js';
+import { dayBounds, formatMoney, intervalMs, queryString, statsSeries } from '../logic.js';
 import { Empty, ErrorBox, html, rowsOf, Section, useApi } from '../ui.js';
 
 /** Calls and leads over time (uPlot charts from calls/stats and leads/stats) and by category (calls/reports, leads/reports). */
@@ -101,7 +102,7 @@ function ReportTable({ rows, label, leads }: { rows: Array<Record<string, any>>;
 
 export function Reports() {
   const [settings, setSettings] = useState({ category: 'buyer', interval: 'hour', from: '', to: '' });
-  const range = dayBounds(settings.from, settings.to, browserTimeZone());
+  const range = dayBounds(settings.from, settings.to, useReportingTimeZone());
   const stats = useApi(`/calls/stats${queryString({ ...range, interval: settings.interval, category: settings.category })}`);
   const report = useApi(`/calls/reports${queryString({ ...range, category: settings.category })}`);
   const leadCategory = settings.category === 'buyer' ? 'offer' : settings.category;

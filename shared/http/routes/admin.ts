@@ -9,4 +9,6 @@ export const adminRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: `${API}/teams`, group: 'admin', auth: 'basic', operation: 'access_control_lists.list', permission: needs('access_control_lists', 'list') },
   { method: 'GET', path: `${API}/teams/{id}`, group: 'admin', auth: 'basic', operation: 'access_control_lists.show', permission: needs('access_control_lists', 'show') },
   { method: 'GET', path: `${API}/collections/{type}`, group: 'admin', auth: 'basic', operation: 'collections.show', permission: 'company' },
+  // The caller's own company (its time zone, which the console's date ranges use).
+  { method: 'GET', path: `${API}/company`, group: 'admin', auth: 'basic', operation: 'company.show', permission: 'company' },
 ];
