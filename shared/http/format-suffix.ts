@@ -37,8 +37,11 @@ export function pathWithoutJsonSuffix(path: string): string {
   return path.endsWith(JSON_SUFFIX) ? path.slice(0, -JSON_SUFFIX.length) : path;
 }
 
+/** Paths that end in `.json` of their own, not as a twin: the number lookup the hosted service's number-replacement script calls. */
+const LITERAL_JSON_PATHS: ReadonlySet<string> = new Set(['/api/v1/numbers.json']);
+
 export function isJsonTwin(route: RouteDefinition): boolean {
-  return route.path.endsWith(JSON_SUFFIX) && route.group !== 'docs';
+  return route.path.endsWith(JSON_SUFFIX) && route.group !== 'docs' && !LITERAL_JSON_PATHS.has(route.path);
 }
 
 /**
