@@ -40,7 +40,7 @@ import type { CallerInput } from '../call-config/router-matching.js';
 import { agentDialInstruction, agentLegEnded, routeToAgent } from '../agents/agent-calls.js';
 import { buyerIdsOfOffer, readArrival } from './call-start-reads.js';
 import { dialInputs, fallThroughReads, holdPlaylistOf, type DialKnown } from './dial-reads.js';
-import { bidForCall, buyersWithCallBids, countCallWin, dialedBuyer, type CallBidding } from './call-bids.js';
+import { bidForCall, bidsAcrossRuns, buyersWithCallBids, countCallWin, dialedBuyer, type BidsAcrossRuns, type CallBidding } from './call-bids.js';
 
 /**
  * The carrier-neutral call state machine:
@@ -394,8 +394,10 @@ async function instructionFor(companyId: number, call: Call, known?: DialKnown):
  * `claims.inSave`) and makes it attempt 1, queueing the others; with none the call ends as
  * no_buyer. Mutates `call` (to be saved).
  */
-async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date, claims: ClaimAcrossRuns): Promise<ClaimChoice> {
-  const claimed = await claims.choose(async () => claimInSave(companyId, buyersWithCallBids(await loadRoutingBuyers(companyId, buyerIds), call), { now: at, tokens }, serviceRandom));
+async function routeFirstBuyer(companyId: number, call: Call, buyerIds: Set<number>, tokens: TokenValues, at: Date, claims: ClaimAcrossRuns, bids: BidsAcrossRuns): Promise<ClaimChoice> {
+  // Bidding buyers are asked here as at an arrival, once across the change's runs (call-bids.ts).
+  const claimed = await claims.choose(async () => claimInSave(companyId, await bids.buyers(companyId, call, await loadRoutingBuyers(companyId, buyerIds), tokens, at), { now: at, tokens }, serviceRandom));
+  bids.record(call, (type, detail) => timeline(call, at, type, detail));
   recordFirstBuyer(call, buyerIds, claimed, at);
   return claimed;
 }
@@ -714,6 +716,8 @@ export async function dialResult(companyId: number, callId: number, attemptNumbe
 
   const attempts = call.attempts as Attempt[];
   const newest = attempts[attempts.length - 1]!;
+  // A fall-through to a bidder is a win of its bid too.
+  if (claimedNext?.buyer && claimedNext.buyer.id === newest.buyer_id) await countCallWin(companyId, call, claimedNext.buyer.id, at);
   if (newest.attempt > attemptNumber && newest.status === 'ringing' && newest.buyer_id !== null) {
     // The buyer claimed for it was read by the claim.
     const next = claimedNext?.buyer?.id === newest.buyer_id ? claimedNext.buyer.record : await getRecord(companyId, 'buyers', newest.buyer_id);
@@ -1059,6 +1063,7 @@ async function afterRouting(companyId: number, call: Call, saved: boolean, claim
     return { kind: 'hangup', reason: String(call.status), companyId, callId: call.id };
   }
   const buyer = claimed?.buyer;
+  await countCallWin(companyId, call, buyer?.id, at);
   if (buyer && conversionTerms(buyer.record, at).duration === 0) {
     const onDial = await transition(companyId, call.id, async (fresh) => ({ result: await convertForBuyer(companyId, fresh, buyer.record, 0, at), save: true }), at);
     if (onDial.result) await applyBuyerConversion(companyId, onDial.call, buyer.record, at);
@@ -1075,6 +1080,7 @@ async function afterRouting(companyId: number, call: Call, saved: boolean, claim
 export async function outboundAnswered(companyId: number, callId: number, at: Date): Promise<CallInstruction> {
   let claimed: ClaimChoice | undefined;
   const claims = claimAcrossRuns();
+  const bids = bidsAcrossRuns();
   const { call, saved } = await transition(companyId, callId, async (call) => {
     if (!call.in_progress || call.status !== 'dialing') return { result: undefined, save: false };
     claimed = undefined;
@@ -1092,11 +1098,13 @@ export async function outboundAnswered(companyId: number, callId: number, at: Da
       return { result: undefined, save: true };
     }
     const buyerIds = offer ? await selectedBuyerIds(companyId, offer) : new Set<number>();
-    claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at, claims);
+    claimed = await routeFirstBuyer(companyId, call, buyerIds, tokens, at, claims, bids);
     if (!claimed.buyer) return { result: undefined, save: true };
     call.status = 'ringing';
     return ringingSave(claimed, claims);
   }, at);
+  // The asks happened whether or not this change was saved: their log is written either way.
+  await bids.persist();
   return afterRouting(companyId, call, saved, claimed, at);
 }
 
@@ -1153,6 +1161,7 @@ export async function transcriptionChanged(companyId: number, callId: number, ch
 export async function routerAnswered(companyId: number, callId: number, step: number, input: CallerInput, at: Date): Promise<CallInstruction> {
   let claimed: ClaimChoice | undefined;
   const claims = claimAcrossRuns();
+  const bids = bidsAcrossRuns();
   const { call, saved } = await transition(companyId, callId, async (call) => {
     const state = call.ivr as IvrState | undefined;
     if (!call.in_progress || call.status !== IVR_STATUS || !state || state.step !== step) return { result: undefined, save: false };
@@ -1177,9 +1186,11 @@ export async function routerAnswered(companyId: number, callId: number, step: nu
       call.offer = outcome.offer.name;
     }
     call.status = 'ringing';
-    claimed = await routeFirstBuyer(companyId, call, outcome.buyerIds, (call.data ?? {}) as TokenValues, at, claims);
+    claimed = await routeFirstBuyer(companyId, call, outcome.buyerIds, (call.data ?? {}) as TokenValues, at, claims, bids);
     if (!claimed.buyer) return { result: undefined, save: true };
     return ringingSave(claimed, claims);
   }, at);
+  // The asks happened whether or not this change was saved: their log is written either way.
+  await bids.persist();
   return afterRouting(companyId, call, saved, claimed, at);
 }

@@ -6,6 +6,11 @@ import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { midDayTomorrow, pinClock, restoreClock } from '../fixtures/clock.js';
+import { dialLead, NO_CONDITIONS } from '../../shared/leads/outbound-dial.js';
+import { getCall } from '../../shared/calls/call-store.js';
+import { clock } from '../../shared/adapters/clock.js';
+import { storeLead } from '../fixtures/stored-leads.js';
+import { placedCall, playOutboundCall } from '../fixtures/voice.js';
 
 /**
  * Real-time bidding end to end (docs/rtb.md): bidders on loopback started here, asked by inbound
@@ -115,7 +120,7 @@ describe('an inbound call on an offer with bidding buyers', () => {
   it('falls through to the second bid when the first does not answer', async () => {
     const first = await bidder({ bid: 50, number: '+14155550152' });
     const second = await bidder({ bid: 45, sip: 'sip:queue@pbx.example.com' });
-    const { number } = await offerOf(company, [{ number: '+12125551001', current_conversion_revenue: 5 }, rtb(first), rtb(second)]);
+    const { buyers, number } = await offerOf(company, [{ number: '+12125551001', current_conversion_revenue: 5 }, rtb(first), rtb(second)]);
     const result = await placeCall(caller(), number, [
       { answer: false, answerAfter: 30, talk: 0 },
       { answer: true, answerAfter: 2, talk: 60 },
@@ -124,6 +129,62 @@ describe('an inbound call on an offer with bidding buyers', () => {
     // The fall-through dials the bid kept on the call: nobody is asked again.
     expect(first.requests).toHaveLength(1);
     expect(second.requests).toHaveLength(1);
+    // Each bidder dialed at its bid won it, the fall-through's too; the one that took the call is paid its bid.
+    const shown = await api(company, 'GET', `/api/v1/calls/${result.callId}`);
+    expect(shown.body.call).toMatchObject({ buyer_id: buyers[2]!.id, revenue: 45 });
+    const report = await api(company, 'GET', '/api/v1/calls/reports?category=buyer&root=false');
+    const rowOf = (id: number) => (report.body as Array<Record<string, any>>).find((candidate) => candidate.value === id);
+    expect(rowOf(buyers[1]!.id)).toMatchObject({ pings: 1, bids: 1, wins: 1 });
+    expect(rowOf(buyers[2]!.id)).toMatchObject({ pings: 1, bids: 1, wins: 1, revenue: 45 });
+  });
+
+  it('asks the bidders of the offer an IVR menu answer routes to, and dials the best bid', async () => {
+    const own = await createTestCompany('rtb-ivr');
+    const high = await bidder({ bid: 33, number: '+14155550172' });
+    const low = await bidder({ bid: 21, number: '+14155550173' });
+    const { buyers, offer, number } = await offerOf(own, [{ number: '+12125551002', current_conversion_revenue: 5 }, rtb(high), rtb(low)]);
+    const tracking = (await api(own, 'GET', '/api/v1/phone_numbers')).body.phone_numbers.find((candidate: Record<string, any>) => candidate.number === number);
+    const sales = await createThrough(gateway, own, '/api/v1/call_router_answers', { name: 'Sales', digits: '1', destination_type: 'offer', offer_id: offer.id, token_values: { menu: 'sales' } });
+    await createThrough(gateway, own, '/api/v1/call_routers', { name: 'Menu', prompt_text: 'Press 1 for sales.', phone_number_id: tracking.id, call_router_answer_ids: [sales.id] });
+    const result = await simulateCall({ baseUrl: gateway.baseUrl, authToken: TOKEN, from: caller(), to: number, buyers: [{ answer: true, answerAfter: 2, talk: 60 }], keys: ['1'], callSid: `CA${randomUUID().replace(/-/g, '')}` });
+    expect(result.outcome).toBe('completed');
+    expect(result.dialed).toEqual(['+14155550172']);
+    // Asked once, after the menu: with the menu's tokens.
+    expect(high.requests).toHaveLength(1);
+    expect(JSON.parse(high.requests[0]!.body)).toMatchObject({ menu: 'sales' });
+    const types = ((await getCall(own.id, result.callId!))!.timeline as Array<Record<string, any>>).map((entry) => entry.type);
+    expect(types.indexOf('buyer_ping')).toBeGreaterThan(types.indexOf('router_answer'));
+    const shown = await api(own, 'GET', `/api/v1/calls/${result.callId}`);
+    expect(shown.body.call).toMatchObject({ buyer_id: buyers[1]!.id, buyer_converted: true, revenue: 33 });
+    const pings = (await eventsOf(own, result.callId!)).filter((event) => event.type === 'buyer_ping');
+    expect(pings.map((event) => [event.buyer_id, event.bid])).toEqual([
+      [buyers[1]!.id, 33],
+      [buyers[2]!.id, 21],
+    ]);
+    expect((await bidsOf(own, buyers[1]!.id))[0]).toMatchObject({ source: 'call', call_id: result.callId, bid: 33 });
+    const report = await api(own, 'GET', '/api/v1/calls/reports?category=buyer&root=false');
+    expect((report.body as Array<Record<string, any>>).find((candidate) => candidate.value === buyers[1]!.id)).toMatchObject({ pings: 1, bids: 1, wins: 1, revenue: 33 });
+  });
+
+  it('asks the bidders when the callee of an outbound call answers, and dials the best bid', async () => {
+    const own = await createTestCompany('rtb-outbound');
+    const best = await bidder({ bid: 28, number: '+14155550182' });
+    const { buyers, offer } = await offerOf(own, [{ number: '+12125551003', current_conversion_revenue: 5 }, rtb(best)]);
+    const schedule = await createThrough(gateway, own, '/api/v1/schedules', { name: 'Follow-up', offer_id: offer.id });
+    const lead = await storeLead(own.id, clock().now(), { schedule_id: schedule.id, caller_id: '+14155552671', lead_token: schedule.lead_token, phase: 'actions', data: { first_name: 'Ada', state: 'CA' } });
+    const placed = await dialLead(own.id, lead, NO_CONDITIONS, clock().now());
+    if (!placed.placed) throw new Error(`not placed: ${placed.reason}`);
+    const stored = (await getCall(own.id, placed.callId))!;
+    // Nobody is asked before the callee answers.
+    expect(best.requests).toHaveLength(0);
+    const played = await playOutboundCall(gateway, placedCall(String(stored.carrier_call_id)), true);
+    expect(played.outcome).toBe('completed');
+    expect(played.dialed).toEqual(['+14155550182']);
+    expect(best.requests).toHaveLength(1);
+    expect(JSON.parse(best.requests[0]!.body)).toMatchObject({ first_name: 'Ada', state: 'CA' });
+    const shown = await api(own, 'GET', `/api/v1/calls/${placed.callId}`);
+    expect(shown.body.call).toMatchObject({ direction: 'outbound', buyer_id: buyers[1]!.id, revenue: 28 });
+    expect((await eventsOf(own, placed.callId)).filter((event) => event.type === 'buyer_ping').map((event) => event.bid)).toEqual([28]);
   });
 
   it('leaves out each failing bidder with its reason and still routes the call', async () => {
