@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * `npm run smoke` against the service as `npm start` runs it (shared/local/main.ts in its own
+ * `npm run smoke` against the service as `npm start` runs it (`npm start` itself, in its own
  * process, on a free port, with this run's DynamoDB Local), so the smoke test cannot rot: every
- * step must pass, the post and the call with a bought number, the event with a receiver.
+ * step must pass, the post and the call with a bought number, the event with a receiver. Last,
+ * `npm start` is stopped as an operator stops it, and must take everything it started with it.
  */
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const dataDir = mkdtempSync(join(tmpdir(), 'smoke-'));
@@ -34,7 +35,7 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 beforeAll(async () => {
-  service = spawn(tsx, ['shared/local/main.ts'], {
+  service = spawn('npm', ['start'], {
     env: childEnv({ PORT: '0', HOST: '127.0.0.1', API_PUBLIC_KEY: keys.public, API_PRIVATE_KEY: keys.private, WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -51,7 +52,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (service && service.exitCode === null) {
+  if (service && service.exitCode === null && service.signalCode === null) {
     const exited = new Promise((done) => service!.once('exit', done));
     service.kill('SIGTERM');
     await exited;
@@ -133,4 +134,32 @@ describe('npm run smoke against npm start', () => {
     expect(code).toBe(1);
     expect(await leftovers()).toEqual(NOTHING_LEFT);
   }, 180_000);
+});
+
+/** Whether anything still listens at `url` (a refused connection: nothing). */
+async function listening(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(5000) });
+    return true;
+  } catch (error) {
+    return !/ECONNREFUSED/.test(String((error as { cause?: unknown }).cause ?? error));
+  }
+}
+
+describe('stopping npm start', () => {
+  // It runs on this run's DynamoDB Local here; one it started itself is stopped in the same shutdown (main.ts).
+  it('SIGTERM to npm stops the service', async () => {
+    expect(await listening(`${apiUrl}/api/v1/openapi.json`)).toBe(true);
+    const exited = new Promise<number | null>((done) => service!.once('exit', done));
+    service!.kill('SIGTERM');
+    await exited;
+    // npm passes the signal on and exits; the service (exec'd, no shell in between that would
+    // swallow it) shuts down on its own time: wait until its port refuses, or fail at the bound.
+    let open = true;
+    for (let tries = 0; open && tries < 120; tries++) {
+      open = await listening(apiUrl);
+      if (open) await new Promise((done) => setTimeout(done, 250));
+    }
+    expect(open).toBe(false);
+  }, 60_000);
 });
