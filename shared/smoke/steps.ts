@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { simulateCall } from '../local/call-simulator.js';
 import { routes } from '../http/routes.js';
 import type { SmokeStep } from './runner.js';
+import { jsonOrUndefined } from '../json-text.js';
 
 /**
  * The smoke test of a running deployment (`npm run smoke`, docs/operations.md "After every
@@ -73,12 +74,7 @@ export function smokeContext(options: SmokeOptions): SmokeContext {
       if (init.json !== undefined) headers['content-type'] = 'application/json';
       const response = await fetch(`${base}${path}`, { method, headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
       const text = await response.text();
-      let body: unknown;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = undefined;
-      }
+      const body = jsonOrUndefined(text);
       return { status: response.status, headers: response.headers, body, text };
     },
   };

@@ -1,5 +1,6 @@
 import { NumberProviderError, NumberUnavailableError, type NumberProvider, type NumberSearch, type PurchasedNumber } from '../../ports/numbers.js';
 import type { CarrierTokenSource } from '../carrier-secret.js';
+import { jsonOrUndefined } from '../../json-text.js';
 
 /**
  * Numbers from a Twilio-compatible carrier (REST API 2010-04-01, Basic auth with the account
@@ -113,12 +114,7 @@ export class TwilioNumbers implements NumberProvider {
       throw new NumberProviderError(`Twilio ${method} ${path.split('?')[0]} failed: ${(error as Error).message}`);
     }
     const text = await response.text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const body = jsonOrUndefined(text);
     if (!response.ok) {
       const error = (body ?? {}) as TwilioError;
       const message = `Twilio ${method} ${path.split('?')[0]} answered ${response.status}${error.message ? `: ${error.message}` : ''}`;
