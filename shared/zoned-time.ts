@@ -25,9 +25,13 @@ export interface WallClock {
 /** A zone: an IANA name, or a fixed offset east of UTC in minutes. */
 export type Zone = string | { fixedOffsetMinutes: number };
 
-/** Is this a zone name the runtime's Intl knows (luxon's IANAZone.isValidZone)? */
+/**
+ * Is this a zone name the runtime's Intl knows (luxon's IANAZone.isValidZone)? Not a UTC offset:
+ * Node 24's Intl (Lambda's runtime) also takes "+05:00", "-0530" or "−05:00" as a time zone,
+ * which Node 20's refused, and a zone name never starts with a sign.
+ */
 export function isTimeZone(name: string): boolean {
-  if (!name) return false;
+  if (!name || /^[+\-\u2212]/.test(name)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name }).format();
     return true;

@@ -10,7 +10,7 @@ import type { BuildOptions } from 'esbuild';
 export const lambdaBundling = {
   format: 'esm',
   // Lambda's runtime (function-defaults.ts; test/infra checks they agree). bench:bundles runs the
-  // output on local Node 20 too: the code uses nothing newer (the tests run it on Node 20).
+  // output locally on the same major (the project's `node` devDependency).
   target: 'node24',
   minify: true,
   sourceMap: true,

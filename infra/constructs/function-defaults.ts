@@ -16,6 +16,13 @@ import { FUNCTION_MEMORY_MB } from '../function-sizing.js';
  */
 export const METRICS_SERVICE = 'call-tracking';
 
+/**
+ * The Node.js runtime of every function: the newest Lambda offers (bundling-options.ts targets the
+ * same version). `npm start`, the tests and the CLIs run on the same major, from the `node`
+ * devDependency (test/unit/toolchain.test.ts holds them to this one).
+ */
+export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_24_X;
+
 /** The repository root, where package.json, package-lock.json and tsconfig.json live. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -49,8 +56,7 @@ export function createServiceFunction(scope: Construct, id: string, props: Servi
     entry: path.join(repoRoot, props.entry),
     handler: 'handler',
     description: props.description,
-    // The newest Node.js Lambda offers; bundling-options.ts targets the same version.
-    runtime: lambda.Runtime.NODEJS_24_X,
+    runtime: LAMBDA_RUNTIME,
     architecture: lambda.Architecture.ARM_64,
     memorySize: FUNCTION_MEMORY_MB,
     timeout: props.timeout ?? Duration.seconds(10),

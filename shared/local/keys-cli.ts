@@ -14,8 +14,6 @@ import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.
  */
 const USAGE = 'usage: npm run keys -- create --company <name> [--email <user e-mail> [--admin]]';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: { company: { type: 'string' }, email: { type: 'string' }, admin: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },

@@ -7,8 +7,6 @@ import { startDynamoDbLocal } from './dynamodb-local.js';
  * `npm start`: DynamoDB Local with data under DATA_DIR, the table, the default company and its
  * key pair, then the local gateway on PORT. Ctrl-C stops all of it.
  */
-// Local mode runs on the machine's Node 20; the Lambdas run on Node 22, so the SDK's notice is noise here.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.NUMBER_PROVIDER ??= 'local';
 // The console shows one plain line per request (below). The functions' JSON lines are for
 // CloudWatch: only their warnings and errors are shown here, unless LOG_LEVEL asks for more.

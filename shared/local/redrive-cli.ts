@@ -8,7 +8,6 @@ import { join, resolve } from 'node:path';
  * start-message-move-task --source-arn <the stack's EventsDeadLetterQueueArn output>`
  * (docs/events.md), and for background work the steps dead-letter queue's (docs/operations.md).
  */
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const runtimeFile = join(dataDir, 'runtime.json');
 if (!existsSync(runtimeFile)) {

@@ -8,7 +8,6 @@ import { join, resolve } from 'node:path';
  * with a message when neither is there.
  */
 export function useTargetTable(): void {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   if (process.env.TABLE_NAME) return;
   const runtimeFile = join(resolve(process.env.DATA_DIR ?? '.data'), 'runtime.json');
   if (!existsSync(runtimeFile)) {

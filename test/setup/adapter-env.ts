@@ -14,7 +14,6 @@ export async function registerLocalAdapters(): Promise<void> {
 export function setLocalTestEnvironment(): void {
   process.env.AWS_REGION = 'local';
   process.env.LOG_LEVEL ??= 'silent';
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   process.env.EMAIL_ADAPTER = 'local';
   process.env.NUMBER_PROVIDER = 'local';
   process.env.EVENTS_ADAPTER = 'local';

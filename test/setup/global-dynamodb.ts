@@ -12,7 +12,6 @@ declare module 'vitest' {
 
 /** Starts DynamoDB Local in memory once per test run and creates the table from the design. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dynamo = await startDynamoDbLocal();
   const tableName = 'call-tracking-test';
   const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
