@@ -26,7 +26,9 @@ describe('the Node.js the project runs on', () => {
     // How `npx cdk synth` runs cdk.json's app (`npx tsx infra/app.ts`).
     ['tsx through npx', 'npm', ['exec', '--no', '--', 'tsx', '-e', printVersion]],
   ])('is the same major in a child started through %s', (_how, command, args) => {
-    const child = spawnSync(command, args, { encoding: 'utf8', env: process.env });
+    // Without npm's own `call` setting: inside `npm exec -c '...'` it would make the nested npm exec a usage error.
+    const { npm_config_call: _call, ...env } = process.env;
+    const child = spawnSync(command, args, { encoding: 'utf8', env });
     expect(child.status, child.stderr).toBe(0);
     expect(majorOf(child.stdout)).toBe(lambdaMajor);
   });
