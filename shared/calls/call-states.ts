@@ -13,6 +13,8 @@ import type { CallRecord } from './call-store.js';
  *             dialing ──> busy | failed | canceled | no_answer (never answered)
  *   any       ──> ended: `in_progress` false, rolled up once (finishCall, call-end.ts)
  *
+ * CALL_MOVES below is this diagram as data.
+ *
  * The stages move it (call-arrival.ts, call-inbound.ts, call-routing.ts, dial-outcome.ts,
  * call-end.ts, call-outbound.ts); carrier adapters (Twilio-compatible webhooks, the local
  * simulator) drive them and turn their instructions (call-dial-plan.ts) into their own language.
@@ -23,8 +25,24 @@ import type { CallRecord } from './call-store.js';
 /** A call as the engine changes it (a call record is a plain object). */
 export type Call = CallRecord & Record<string, any>;
 
+/** Statuses of a call still being routed or talked on. */
+export type LiveStatus = 'ringing' | typeof IVR_STATUS | 'dialing' | 'in_progress';
+/** Statuses a call ends in. */
+export type EndedStatus = 'completed' | 'no_answer' | 'blocked' | 'no_buyer' | 'canceled' | 'busy' | 'failed';
+
 /** Statuses a call ends in (finishCall keeps them; any other becomes `completed`). */
-export const ENDED = new Set(['completed', 'no_answer', 'blocked', 'no_buyer', 'canceled', 'busy', 'failed']);
+export const ENDED: ReadonlySet<string> = new Set<EndedStatus>(['completed', 'no_answer', 'blocked', 'no_buyer', 'canceled', 'busy', 'failed']);
+
+/**
+ * The diagram as data: where each live status may go, in one save. An ended status goes nowhere
+ * (a dial's end may write `completed`, `no_answer` or `canceled` before finishCall ends the call).
+ */
+export const CALL_MOVES: Readonly<Record<LiveStatus, readonly (LiveStatus | EndedStatus)[]>> = {
+  ringing: ['ivr', 'blocked', 'no_buyer', 'ringing', 'in_progress', 'completed', 'no_answer', 'canceled'],
+  ivr: ['ivr', 'ringing', 'no_buyer', 'canceled'],
+  dialing: ['ringing', 'blocked', 'no_buyer', 'busy', 'failed', 'canceled', 'no_answer'],
+  in_progress: ['ringing', 'completed', 'no_answer', 'canceled'],
+};
 
 /** An outbound call the callee never answered ends as the carrier says: busy, failed, canceled, else no answer. */
 const UNANSWERED: Record<string, string> = { busy: 'busy', failed: 'failed', canceled: 'canceled' };
