@@ -67,7 +67,7 @@ const timeText = v.pipe(
 );
 
 /**
- * A call's `status` values (shared/calls/call-flow.ts): while in progress (`ivr` before routing,
+ * A call's `status` values (shared/calls/call-states.ts): while in progress (`ivr` before routing,
  * `dialing` an outbound leg, `ringing` a buyer, `in_progress` connected), then how it ended.
  */
 export const CALL_STATUSES = ['ringing', 'dialing', 'ivr', 'in_progress', 'completed', 'no_answer', 'no_buyer', 'blocked', 'canceled', 'busy', 'failed'] as const;

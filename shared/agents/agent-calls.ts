@@ -1,12 +1,12 @@
 import { getRecord } from '../db/records.js';
-import type { Attempt, CallInstruction, DialTarget } from '../calls/call-flow.js';
 import { claimFirstAgent, releaseAgent } from './agent-claims.js';
 import { agentCandidates, offerOrder } from './availability.js';
 import { servingCenterIds } from './call-center-effects.js';
 
 /**
- * Agents as routing targets of inbound calls (docs/resources.md, "Agents and call centers"),
- * called from the call engine (shared/calls/call-flow.ts). Agents come first: a call on an offer
+ * Agents as routing targets of inbound calls (docs/resources.md, "Agents and call centers"):
+ * `agentTargets` is what the call engine offers a call to before its buyers (its port,
+ * shared/calls/call-targets.ts); this module knows nothing of the engine. Agents come first: a call on an offer
  * served by an enabled call center rings the longest-idle available agent (claimed for the call,
  * availability.ts and agent-claims.ts) as attempt 1, with the offer's buyers queued behind; an
  * agent who does not answer (or is busy) is released and the call falls through to the buyers
@@ -22,8 +22,35 @@ type AgentCall = { id: number; uuid: string; lead_id?: unknown; caller_number?: 
 /** Appends a timeline entry to the call (the engine's own appender, which bounds the timeline). */
 export type NoteOnCall = (type: string, detail: Record<string, unknown>) => void;
 
+/** An agent's attempt on a call's `attempts` (the engine's attempt, without a buyer). */
+export interface AgentAttempt {
+  attempt: number;
+  buyer_id: null;
+  buyer_name: null;
+  agent_id: number;
+  status: 'ringing';
+  started_at: string;
+  answered_at: null;
+  answered_duration: null;
+  released: false;
+}
+
+/** Where and how the engine rings an agent (the engine's dial target, without a buyer). */
+export interface AgentDialTarget {
+  buyerId: null;
+  agentId: number;
+  name: string | null;
+  number: string;
+  timeoutSeconds: number;
+  dtmfTones: null;
+  pressOneToAccept: false;
+  callerId: string | null;
+  uuid: string;
+  secureToken: string;
+}
+
 /** The attempt of an agent, ringing from `at`. */
-export function agentAttempt(attempt: number, agent: Record<string, unknown>, at: Date): Attempt {
+export function agentAttempt(attempt: number, agent: Record<string, unknown>, at: Date): AgentAttempt {
   return {
     attempt,
     buyer_id: null,
@@ -38,7 +65,7 @@ export function agentAttempt(attempt: number, agent: Record<string, unknown>, at
 }
 
 /** Where and how to ring an agent: its number or SIP address, showing the caller's own number. */
-export function agentDialTarget(agent: Record<string, unknown>, call: AgentCall): DialTarget {
+export function agentDialTarget(agent: Record<string, unknown>, call: AgentCall): AgentDialTarget {
   return {
     buyerId: null,
     agentId: Number(agent.id),
@@ -75,14 +102,20 @@ export async function routeToAgent(companyId: number, call: AgentCall, offer: Re
   return Number(agent.id);
 }
 
-/** The dial instruction of a call whose ringing attempt is an agent's; undefined if the agent is gone. */
-export async function agentDialInstruction(companyId: number, call: AgentCall, attempt: Attempt): Promise<CallInstruction | undefined> {
+/** Where to ring the agent of a call's ringing attempt; undefined if the agent is gone. */
+export async function agentToDial(companyId: number, call: AgentCall, attempt: { agent_id?: number }): Promise<AgentDialTarget | undefined> {
   const agent = typeof attempt.agent_id === 'number' ? await getRecord(companyId, 'voice_agents', attempt.agent_id) : undefined;
-  if (!agent) return undefined;
-  return { kind: 'dial', companyId, callId: call.id, attempt: attempt.attempt, target: agentDialTarget(agent, call) };
+  return agent ? agentDialTarget(agent, call) : undefined;
 }
 
 /** The agent's part of the call is over (its dial ended, or the call did): the agent is available again. */
 export async function agentLegEnded(companyId: number, agentId: number, callId: number, at: Date, talkSeconds: number): Promise<void> {
   await releaseAgent(companyId, agentId, callId, at, talkSeconds);
 }
+
+/** Agents as the call engine's targets before buyers (shared/calls/call-targets.ts wires them in). */
+export const agentTargets = {
+  routeFirst: routeToAgent,
+  dialTarget: agentToDial,
+  legEnded: agentLegEnded,
+};

@@ -8,7 +8,7 @@ import { playbackUrls } from './sounds.js';
  * IVR menus on the call path (docs/call-configuration.md, "IVR routers and key presses"). A call
  * whose tracking number or offer has an enabled call router is not routed at once: it waits in
  * the `ivr` status while the carrier gathers the caller's keys (or words), and each answer is
- * decided here and applied by the call state machine (routerAnswered in shared/calls/call-flow.ts).
+ * decided here and applied by the call state machine (routerAnswered in shared/calls/call-inbound.ts).
  */
 
 /** The call's status while the caller is in a menu (in progress, no buyer yet). */

@@ -8,7 +8,7 @@ import type { TokenValues } from '../routing/token-filters.js';
 
 /**
  * Real-time bidding in an inbound call (docs/rtb.md): the hooks the call state machine
- * (call-flow.ts) calls. Before the first buyer is claimed, every eligible bidding buyer is asked
+ * (call-routing.ts, dial-outcome.ts, call-dial-plan.ts) calls. Before the first buyer is claimed, every eligible bidding buyer is asked
  * (shared/bidding/ask-bids.ts) and the standing bids are kept on the call (`rtb_bids`), so a
  * fall-through and a retried webhook dial the same bids without asking again; each ask is an
  * entry of the call's events (`buyer_ping`).

@@ -8,7 +8,7 @@ import { leadsOfContact, transitionLead, UnknownLeadError } from './lead-store.j
  * Calls and leads: an inbound call picks up its caller's offer lead (the lead's tokens become the
  * call's, before routing, so token filters and payout rules see them), the call's id is added to
  * the lead when the call ends, and a converted call converts the lead. Used by the call state machine
- * (shared/calls/call-flow.ts), for inbound calls and for the outbound calls schedules place.
+ * (shared/calls/call-inbound.ts, call-end.ts), for inbound calls and for the outbound calls schedules place.
  */
 
 /** Call ids a lead keeps (its newest calls); the calls themselves are listed by caller. */

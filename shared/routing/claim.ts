@@ -9,7 +9,7 @@ import { routeBuyers, type RankedBuyer, type RoutingBuyer, type RoutingContext, 
  * Claiming a buyer for a call, inside the transaction that saves the call (claimInSave below):
  * the order is decided from the buyers and their counters as read, then the first eligible buyer
  * with room is reserved an attempt and a concurrent call by a conditional update riding in the
- * save. The call releases the claim when it ends (shared/calls/call-flow.ts).
+ * save. The call releases the claim when it ends (shared/calls/call-end.ts).
  */
 export interface Claim {
   buyer: RankedBuyer;
