@@ -8,7 +8,7 @@ import { integrationsRoutes } from '../../shared/http/routes/integrations.js';
 export const handler = createRouteGroupHandler('integrations', integrationsRoutes, {
   ...lazyGroupOperations('integrations', integrationsRoutings, async () => {
     const { integrations } = await import('../../shared/resources/integrations.js');
-    const { secretItems, oauthConnections, appConfigs } = await import('../../shared/resources/secrets.js');
+    const { secretItems, oauthConnections, appConfigs } = await import('../../shared/secrets/secrets-resource.js');
     return [integrations, secretItems, oauthConnections, appConfigs];
   }),
   'integrations.setActive': lazyOperation(async () => (await import('./set-active.js')).setActive),

@@ -9,7 +9,7 @@ import { adminTasks, applicationClusters, bigintMigrations } from './admin-recor
 import type { ResourceDefinition } from './define.js';
 import { inboundWebhooks } from './inbound-webhooks.js';
 import { integrations } from './integrations.js';
-import { appConfigs, oauthConnections, secretItems } from './secrets.js';
+import { appConfigs, oauthConnections, secretItems } from '../secrets/secrets-resource.js';
 import { offerConversions } from './offer-conversions.js';
 import { offers, trafficSources } from './offers.js';
 import { outgoingWebhooks, outgoingWebhookUrls } from './outgoing-webhooks.js';

@@ -5,7 +5,7 @@ import { webhookManualFiresView } from './views/webhook-manual-fires.js';
 import { offersView, trafficSourcesView } from './views/offers.js';
 import { offerConversionsView } from './views/offer-conversions.js';
 import { integrationsView } from './views/integrations.js';
-import { appConfigsView, oauthConnectionsView, secretItemsView } from './views/secrets.js';
+import { appConfigsView, oauthConnectionsView, secretItemsView } from '../secrets/secrets-view.js';
 import { accessControlListsView, unblockContactJobsView } from './views/admin.js';
 import { adminTableExportersView, dataExportRecordsView } from './views/admin-exports.js';
 import { adminTasksView, applicationClustersView, bigintMigrationsView } from './views/admin-records.js';

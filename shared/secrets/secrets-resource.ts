@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { blankable, idParam, oneOf, presentString } from '../http/param-schemas.js';
 import { MAX_ENCRYPTED_VALUE_BYTES } from '../ports/encryption.js';
-import { defineResource } from './define.js';
-import { listOf, timeParam } from './field-schemas.js';
-import * as routing from './routing/integrations.js';
-import { secretItemsView, oauthConnectionsView, appConfigsView } from './views/secrets.js';
+import { defineResource } from '../resources/define.js';
+import { listOf, timeParam } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/integrations.js';
+import { secretItemsView, oauthConnectionsView, appConfigsView } from './secrets-view.js';
 
 /**
  * Secrets, OAuth connections and app configs (docs/resources.md, "Secrets, OAuth connections and
@@ -41,7 +41,7 @@ export const secretItems = defineResource({
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
   unique: [{ field: 'name', scope: 'company' }],
-  behaviour: () => import('../secrets/secret-item-behaviour.js'),
+  behaviour: () => import('./secret-item-behaviour.js'),
 });
 
 export const OAUTH_STATUSES = ['connected', 'disconnected', 'expired'] as const;
@@ -85,7 +85,7 @@ export const oauthConnections = defineResource({
   filters: { integration_id: { schema: idParam }, status: { schema: oneOf(OAUTH_STATUSES) }, provider: { schema: providerKey } },
   order: { values: ['id', 'name', 'provider', 'status', 'expires_at', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'provider', 'account_identifier'],
-  behaviour: () => import('../secrets/oauth-connection-behaviour.js'),
+  behaviour: () => import('./oauth-connection-behaviour.js'),
 });
 
 export const APP_CONFIG_VALUE_TYPES = ['string', 'integer', 'boolean', 'json'] as const;
