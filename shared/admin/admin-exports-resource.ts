@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { booleanParam, idParam, integerParam, oneOf } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { listOf, timeParam } from './field-schemas.js';
-import * as routing from './routing.js';
-import { adminTableExportersView, dataExportRecordsView } from './views/admin-exports.js';
+import { defineResource } from '../resources/define.js';
+import { listOf, timeParam } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing.js';
+import { adminTableExportersView, dataExportRecordsView } from './admin-exports-view.js';
 
 /**
  * Company administration: exports of a resource's records to CSV files (docs/resources.md,
@@ -80,7 +80,7 @@ export const adminTableExporters = defineResource({
     typeof record.created_at_from === 'string' && typeof record.created_at_to === 'string' && record.created_at_from > record.created_at_to
       ? { created_at_to: ['must be after created_at_from'] }
       : {},
-  behaviour: async () => (await import('../admin/table-export.js')).exporterBehaviour,
+  behaviour: async () => (await import('./table-export.js')).exporterBehaviour,
 });
 
 export const dataExportRecords = defineResource({

@@ -1,6 +1,6 @@
-import { routeGroups, type RouteGroup } from '../../http/route-groups.js';
-import { defineView } from '../define.js';
-import * as routing from '../routing/admin.js';
+import { routeGroups, type RouteGroup } from '../http/route-groups.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/admin.js';
 
 /** How the resources of ../admin-records.ts are shown (their views); their write side stays there. Imports no schema. */
 

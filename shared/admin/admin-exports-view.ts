@@ -1,5 +1,5 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/admin.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/admin.js';
 
 /** How the resources of ../admin-exports.ts are shown (their views); their write side stays there. Imports no schema. */
 
@@ -7,7 +7,7 @@ export const adminTableExportersView = defineView({
   name: routing.adminTableExporters.name,
   type: 'AdminTableExporter',
   // The last file's location, shown as a fresh URL.
-  enrich: () => import('../../admin/export-file-urls.js').then((module) => module.exporterFileUrls),
+  enrich: () => import('./export-file-urls.js').then((module) => module.exporterFileUrls),
   columns: [
     'company_id',
     'user_id',
@@ -41,6 +41,6 @@ export const adminTableExportersView = defineView({
 export const dataExportRecordsView = defineView({
   name: routing.dataExportRecords.name,
   type: 'DataExportRecord',
-  enrich: () => import('../../admin/export-file-urls.js').then((module) => module.exportRecordFileUrls),
+  enrich: () => import('./export-file-urls.js').then((module) => module.exportRecordFileUrls),
   columns: ['company_id', 'admin_table_exporter_id', 'data_type', 'part_number', 'records_count', 'first_record_id', 'last_record_id', 'file_key', 'file_url'],
 });

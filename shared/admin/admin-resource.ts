@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { normalizedPermissions, permissionProblems } from '../auth/permission-catalog.js';
 import { blankable, jsonObject, presentString } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { emailParam, listOf, optionalText, timeParam } from './field-schemas.js';
-import * as routing from './routing/admin.js';
-import { unblockContactJobsView, accessControlListsView } from './views/admin.js';
+import { defineResource } from '../resources/define.js';
+import { emailParam, listOf, optionalText, timeParam } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/admin.js';
+import { unblockContactJobsView, accessControlListsView } from './admin-view.js';
 
 const time = v.optional(blankable(timeParam));
 

@@ -2,10 +2,10 @@ import * as v from 'valibot';
 import { blankable, booleanParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
 import { ValidationError } from '../http/errors.js';
 import { routeGroups, type RouteGroup } from '../http/route-groups.js';
-import { defineResource } from './define.js';
-import { idListParam, timeZoneParam } from './field-schemas.js';
-import * as routing from './routing.js';
-import { adminTasksView, applicationClustersView, bigintMigrationsView } from './views/admin-records.js';
+import { defineResource } from '../resources/define.js';
+import { idListParam, timeZoneParam } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing.js';
+import { adminTasksView, applicationClustersView, bigintMigrationsView } from './admin-records-view.js';
 
 /**
  * Company administration records (docs/resources.md, "Administration: exports, tasks, clusters,
