@@ -32,7 +32,7 @@ import { callRecordingRules } from './call-recording-rules.js';
 import { stateCallLimits } from './state-call-limits.js';
 import { tokenMatchers, visitorTokenMatchers } from './token-matchers.js';
 import { incomingTextMessages } from './incoming-text-messages.js';
-import { agentMessages, agentStatuses, agentTimestamps, agentWidgets, callCenters, scheduleAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, voiceAgents } from './agents.js';
+import { agentMessages, agentStatuses, agentTimestamps, agentWidgets, callCenters, scheduleAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, voiceAgents } from '../agents/agents-resource.js';
 import { dataAppendGroups, dataAppends } from './data-appends.js';
 import { contactImports } from './contact-imports.js';
 

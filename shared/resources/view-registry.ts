@@ -31,7 +31,7 @@ import { offerAmdFlowsView } from './views/offer-amd-flows.js';
 import { numberOrderPrefixesView, numberOrdersView } from './views/number-orders.js';
 import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from './views/contact-fields.js';
 import { incomingTextMessagesView } from './views/incoming-text-messages.js';
-import { agentMessagesView, agentStatusesView, agentTimestampsView, agentWidgetsView, callCentersView, scheduleAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, voiceAgentsView } from './views/agents.js';
+import { agentMessagesView, agentStatusesView, agentTimestampsView, agentWidgetsView, callCentersView, scheduleAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, voiceAgentsView } from '../agents/agents-view.js';
 import { dataAppendGroupsView, dataAppendsView } from './views/data-appends.js';
 import { contactImportsView } from './views/contact-imports.js';
 

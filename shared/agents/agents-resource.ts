@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { keys } from '../db/keys.js';
 import { blankable, booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
-import { phoneOrSipParam } from './phone-or-sip-param.js';
-import { defineResource } from './define.js';
-import { idListParam, optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing/admin.js';
-import { callCentersView, agentStatusesView, voiceAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, scheduleAgentsView, agentMessagesView, agentWidgetsView, agentTimestampsView } from './views/agents.js';
+import { phoneOrSipParam } from '../resources/phone-or-sip-param.js';
+import { defineResource } from '../resources/define.js';
+import { idListParam, optionalId, optionalText } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/admin.js';
+import { callCentersView, agentStatusesView, voiceAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, scheduleAgentsView, agentMessagesView, agentWidgetsView, agentTimestampsView } from './agents-view.js';
 
 /**
  * Agents and call centers (docs/resources.md, "Agents and call centers"):
@@ -43,7 +43,7 @@ export const callCenters = defineResource({
   defaults: { name: null, description: null, offer_ids: [], time_zone: null, enabled: true },
   order: NAME_ORDER,
   fulltextFields: ['name', 'description'],
-  behaviour: () => import('../agents/call-center-effects.js').then((effects) => effects.callCenterBehaviour),
+  behaviour: () => import('./call-center-effects.js').then((effects) => effects.callCenterBehaviour),
 });
 
 export const agentStatuses = defineResource({
@@ -101,7 +101,7 @@ export const voiceAgents = defineResource({
   fulltextFields: ['name', 'number', 'email'],
   // The agent's widget has the agent's id and goes with it.
   companions: (companyId, id) => [keys.record(companyId, 'agent_widgets', id)],
-  behaviour: () => import('../agents/agent-effects.js').then((effects) => effects.voiceAgentBehaviour),
+  behaviour: () => import('./agent-effects.js').then((effects) => effects.voiceAgentBehaviour),
 });
 
 export const VOICE_AGENT_FIELD_TYPES = ['string', 'text', 'integer', 'decimal', 'boolean', 'date', 'phone', 'email', 'select'] as const;
@@ -184,7 +184,7 @@ export const agentWidgets = defineResource({
   createSchema: v.object({}),
   updateSchema: v.object({ system_status: v.optional(oneOf(SYSTEM_STATUSES)) }),
   defaults: { voice_agent_id: null, call_center_id: null, system_status: 'offline', system_status_changed_at: null, agent_timestamp_id: null, call_id: null },
-  behaviour: () => import('../agents/agent-effects.js').then((effects) => effects.agentWidgetBehaviour),
+  behaviour: () => import('./agent-effects.js').then((effects) => effects.agentWidgetBehaviour),
 });
 
 export const agentTimestamps = defineResource({
