@@ -4,7 +4,7 @@ import { WEBHOOK_LOG_COLUMNS } from '../../shared/events/webhook-logs.js';
 import type { JsonSchema } from '../../shared/http/openapi/json-schema.js';
 import type { OperationDoc, ResponseDoc, RowsDoc } from '../../shared/http/openapi/operation-doc.js';
 import { serializerParams } from '../../shared/http/openapi/resource-operations.js';
-import { buyers } from '../../shared/resources/buyers.js';
+import { buyers } from '../../shared/buyers/buyers-resource.js';
 import { BID_LOG_COLUMNS } from '../../shared/bidding/bid-log.js';
 import { BID_REPORT_FIELDS } from '../../shared/bidding/bid-report.js';
 import { bidListSchema } from '../buyers/bids.js';

@@ -1,5 +1,5 @@
 import type { RouteGroup } from '../http/route-groups.js';
-import { buyerGroups, buyers } from './buyers.js';
+import { buyerGroups, buyers } from '../buyers/buyers-resource.js';
 import { callRouterAnswerGroups, callRouterAnswers, callRouters } from './call-routers.js';
 import { callControlActions, keyPressFlowGroups, keyPressFlows } from './key-press-flows.js';
 import { agentCallDispositions, callDispositions } from './call-dispositions.js';

@@ -9,7 +9,7 @@ import { appConfigsView, oauthConnectionsView, secretItemsView } from '../secret
 import { accessControlListsView, unblockContactJobsView } from '../admin/admin-view.js';
 import { adminTableExportersView, dataExportRecordsView } from '../admin/admin-exports-view.js';
 import { adminTasksView, applicationClustersView, bigintMigrationsView } from '../admin/admin-records-view.js';
-import { buyerGroupsView, buyersView } from './views/buyers.js';
+import { buyerGroupsView, buyersView } from '../buyers/buyers-view.js';
 import { inboundWebhooksView } from './views/inbound-webhooks.js';
 import { phoneNumbersView } from './views/phone-numbers.js';
 import { ringPoolsView } from './views/ring-pools.js';

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { scheduleDaySchema } from '../buyers/schedule-schema.js';
+import { scheduleDaySchema } from './schedule-schema.js';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
-import { emailParam, idListParam, listOf, optionalText, timeZoneParam } from './field-schemas.js';
-import { tokenFilterListParam, tokenListParam } from './token-fields.js';
-import { phoneOrSipParam } from './phone-or-sip-param.js';
+import { emailParam, idListParam, listOf, optionalText, timeZoneParam } from '../resources/field-schemas.js';
+import { tokenFilterListParam, tokenListParam } from '../resources/token-fields.js';
+import { phoneOrSipParam } from '../resources/phone-or-sip-param.js';
 import { BUYER_WRITABLE_FIELDS, CAP_FIELDS, type BuyerWritableField } from './buyer-field-names.js';
 import { checkRtbBuyer, rtbWritable } from './rtb-fields.js';
 

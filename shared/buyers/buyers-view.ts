@@ -1,8 +1,8 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/buyers.js';
-import { METRICS, PERIODS } from '../../buyers/counter-model.js';
-import { parseTokenFilterList, parseTokenList } from '../../routing/token-filters.js';
-import { BUYER_WRITABLE_FIELDS } from '../buyer-field-names.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/buyers.js';
+import { METRICS, PERIODS } from './counter-model.js';
+import { parseTokenFilterList, parseTokenList } from '../routing/token-filters.js';
+import { BUYER_WRITABLE_FIELDS } from './buyer-field-names.js';
 
 /** How the resources of ../buyers.ts are shown (their views); their write side stays there. Imports no schema. */
 
@@ -107,7 +107,7 @@ export const buyersView = defineView({
     };
   },
   // Live counters, caps and group membership.
-  enrich: () => import('../../buyers/buyer-enrich.js').then((module) => module.enrich),
+  enrich: () => import('./buyer-enrich.js').then((module) => module.enrich),
 });
 
 export const buyerGroupsView = defineView({

@@ -2,11 +2,11 @@ import * as v from 'valibot';
 import { keys } from '../db/keys.js';
 import { booleanParam, idParam, presentString } from '../http/param-schemas.js';
 import { buyerWritable, checkBuyer } from './buyer-fields.js';
-import { phoneOrSipParam } from './phone-or-sip-param.js';
-import { defineResource } from './define.js';
-import { idListUpTo, MAX_ASSOCIATED_BUYERS } from './field-schemas.js';
-import * as routing from './routing/buyers.js';
-import { buyersView, buyerGroupsView } from './views/buyers.js';
+import { phoneOrSipParam } from '../resources/phone-or-sip-param.js';
+import { defineResource } from '../resources/define.js';
+import { idListUpTo, MAX_ASSOCIATED_BUYERS } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/buyers.js';
+import { buyersView, buyerGroupsView } from './buyers-view.js';
 
 export const BUYER_ORDER_VALUES = [
   'id',
@@ -66,7 +66,7 @@ export const buyers = defineResource({
   unique: [{ field: 'user_buyer_id', scope: 'company' }],
   companions: (companyId, id) => [keys.buyerStats(companyId, id)],
   check: checkBuyer,
-  behaviour: () => import('../buyers/buyer-behaviour.js'),
+  behaviour: () => import('./buyer-behaviour.js'),
 });
 
 /**
