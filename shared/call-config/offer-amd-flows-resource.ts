@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { booleanParam, idParam, integerParam, oneOf } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing/configuration.js';
-import { offerAmdFlowsView } from './views/offer-amd-flows.js';
+import { defineResource } from '../resources/define.js';
+import { optionalId, optionalText } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/configuration.js';
+import { offerAmdFlowsView } from './offer-amd-flows-view.js';
 
 /**
  * What an outbound call of an offer does when an answering machine picks up (docs/call-configuration.md,

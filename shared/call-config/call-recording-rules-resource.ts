@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { booleanParam, idParam, oneOf } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { optionalId, optionalText } from './field-schemas.js';
-import { tokenFilterListParam } from './token-fields.js';
-import * as routing from './routing/configuration.js';
-import { callRecordingRulesView } from './views/call-recording-rules.js';
+import { defineResource } from '../resources/define.js';
+import { optionalId, optionalText } from '../resources/field-schemas.js';
+import { tokenFilterListParam } from '../resources/token-fields.js';
+import * as routing from '../resources/routing/configuration.js';
+import { callRecordingRulesView } from './call-recording-rules-view.js';
 
 /**
  * Call recording rules (docs/call-configuration.md): a dial is recorded when an enabled rule

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, decimalParam, idParam, oneOf, presentString } from '../http/param-schemas.js';
 import { digitsParam, keywordListParam, rangeParam, spokenText, tokenValuesParam } from './call-config-fields.js';
-import { defineResource } from './define.js';
-import { idListParam, optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing/configuration.js';
-import { callRoutersView, callRouterAnswerGroupsView, callRouterAnswersView } from './views/call-routers.js';
+import { defineResource } from '../resources/define.js';
+import { idListParam, optionalId, optionalText } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/configuration.js';
+import { callRoutersView, callRouterAnswerGroupsView, callRouterAnswersView } from './call-routers-view.js';
 
 /**
  * IVR menus (docs/call-configuration.md, "IVR routers and key presses"). A call router is played

@@ -1,5 +1,5 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/configuration.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/configuration.js';
 
 /** How the resources of ../token-matchers.ts are shown (their views); their write side stays there. Imports no schema. */
 

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { booleanParam, idParam, oneOf } from '../http/param-schemas.js';
-import { MATCH_TYPES, patternProblem } from '../call-config/text-match.js';
-import { defineResource } from './define.js';
-import { optionalId, optionalText } from './field-schemas.js';
-import { tokenListParam } from './token-fields.js';
-import * as routing from './routing/configuration.js';
-import { tokenMatchersView, visitorTokenMatchersView } from './views/token-matchers.js';
+import { MATCH_TYPES, patternProblem } from './text-match.js';
+import { defineResource } from '../resources/define.js';
+import { optionalId, optionalText } from '../resources/field-schemas.js';
+import { tokenListParam } from '../resources/token-fields.js';
+import * as routing from '../resources/routing/configuration.js';
+import { tokenMatchersView, visitorTokenMatchersView } from './token-matchers-view.js';
 
 /**
  * Token matchers (docs/call-configuration.md): rules that set tokens.

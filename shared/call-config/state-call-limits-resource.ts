@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, idParam, integerParam } from '../http/param-schemas.js';
-import { US_STATE_CODES } from '../call-config/us-states.js';
-import { defineResource } from './define.js';
-import { optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing/configuration.js';
-import { stateCallLimitsView } from './views/state-call-limits.js';
+import { US_STATE_CODES } from './us-states.js';
+import { defineResource } from '../resources/define.js';
+import { optionalId, optionalText } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/configuration.js';
+import { stateCallLimitsView } from './state-call-limits-view.js';
 
 /**
  * State call limits (docs/call-configuration.md): at most `concurrent_limit` calls in progress

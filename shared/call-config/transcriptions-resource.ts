@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { blankable, idParam, oneOf, presentString } from '../http/param-schemas.js';
-import { isAllowedRecording, MAX_RECORDING_REFERENCE_CHARS } from '../call-config/recording-media.js';
-import { defineResource } from './define.js';
-import { listOf, optionalId } from './field-schemas.js';
-import * as routing from './routing/configuration.js';
-import { transcriptionKeywordGroupsView, standaloneTranscriptionsView } from './views/transcriptions.js';
+import { isAllowedRecording, MAX_RECORDING_REFERENCE_CHARS } from './recording-media.js';
+import { defineResource } from '../resources/define.js';
+import { listOf, optionalId } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/configuration.js';
+import { transcriptionKeywordGroupsView, standaloneTranscriptionsView } from './transcriptions-view.js';
 
 /**
  * Transcription (docs/call-configuration.md, "Dispositions and transcription"):
@@ -65,5 +65,5 @@ export const standaloneTranscriptions = defineResource({
   defaults: { call_id: null, recording_url: null, status: 'queued', transcript: null, transcription_keyword_group_ids: [], tags: [], failure_reason: null, completed_at: null },
   filters: { call_id: { schema: idParam }, status: { schema: oneOf(TRANSCRIPTION_STATUSES) } },
   order: { values: ['id', 'created_at', 'updated_at'], default: 'id' },
-  behaviour: () => import('../call-config/transcription-jobs.js'),
+  behaviour: () => import('./transcription-jobs.js'),
 });

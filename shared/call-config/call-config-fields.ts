@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { dataProblems } from '../calls/call-limits.js';
 import { blankable, integerParam, jsonObject } from '../http/param-schemas.js';
-import { listOf } from './field-schemas.js';
+import { listOf } from '../resources/field-schemas.js';
 
 /** Field schemas the IVR and key press resources share (docs/call-configuration.md). */
 

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, idParam, presentString } from '../http/param-schemas.js';
-import { patternProblem } from '../call-config/text-match.js';
-import { defineResource } from './define.js';
-import { optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing/configuration.js';
-import { sipHeadersView, sipHeaderParserGroupsView, sipHeaderParsersView } from './views/sip-headers.js';
+import { patternProblem } from './text-match.js';
+import { defineResource } from '../resources/define.js';
+import { optionalId, optionalText } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/configuration.js';
+import { sipHeadersView, sipHeaderParserGroupsView, sipHeaderParsersView } from './sip-headers-view.js';
 
 /**
  * SIP headers (docs/call-configuration.md, "SIP headers, recording rules, state call limits and

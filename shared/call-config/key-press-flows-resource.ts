@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, idParam, oneOf, presentString } from '../http/param-schemas.js';
-import { phoneOrSipParam } from './phone-or-sip-param.js';
+import { phoneOrSipParam } from '../resources/phone-or-sip-param.js';
 import { digitsParam, tokenValuesParam } from './call-config-fields.js';
-import { defineResource } from './define.js';
-import { idListParam, optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing/configuration.js';
-import { callControlActionsView, keyPressFlowsView, keyPressFlowGroupsView } from './views/key-press-flows.js';
+import { defineResource } from '../resources/define.js';
+import { idListParam, optionalId, optionalText } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/configuration.js';
+import { callControlActionsView, keyPressFlowsView, keyPressFlowGroupsView } from './key-press-flows-view.js';
 
 /**
  * What keys pressed during a bridged call do (docs/call-configuration.md, "IVR routers and key

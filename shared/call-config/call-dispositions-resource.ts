@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, idParam, presentString } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing/configuration.js';
-import { agentCallDispositionsView, callDispositionsView, DISPOSITION_FLAGS } from './views/call-dispositions.js';
+import { defineResource } from '../resources/define.js';
+import { optionalId, optionalText } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/configuration.js';
+import { agentCallDispositionsView, callDispositionsView, DISPOSITION_FLAGS } from './call-dispositions-view.js';
 
 export { DISPOSITION_FLAGS };
 
@@ -77,5 +77,5 @@ export const agentCallDispositions = defineResource({
   filters: { call_id: { schema: idParam }, call_disposition_id: { schema: idParam } },
   order: { values: ['id', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'notes'],
-  behaviour: () => import('../call-config/disposition-effects.js'),
+  behaviour: () => import('./disposition-effects.js'),
 });

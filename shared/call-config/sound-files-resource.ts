@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { blankable, integerParam, oneOf, presentString } from '../http/param-schemas.js';
-import { AUDIO_CONTENT_TYPES, decodeAudio } from '../call-config/sound-audio.js';
-import { defineResource } from './define.js';
-import { idListParam, optionalText } from './field-schemas.js';
-import * as routing from './routing/configuration.js';
-import { soundFilesView, soundPlaylistsView } from './views/sound-files.js';
+import { AUDIO_CONTENT_TYPES, decodeAudio } from './sound-audio.js';
+import { defineResource } from '../resources/define.js';
+import { idListParam, optionalText } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/configuration.js';
+import { soundFilesView, soundPlaylistsView } from './sound-files-view.js';
 
 /**
  * Sound files and playlists (docs/call-configuration.md, "Sounds, answering machines and number
@@ -50,7 +50,7 @@ export const soundFiles = defineResource({
   unique: [{ field: 'playback_token', scope: 'global' }],
   generate: () => ({ playback_token: randomBytes(24).toString('base64url') }),
   lookupAttributes: (record) => ({ storage_key: record.storage_key ?? null, content_type: record.content_type ?? null }),
-  behaviour: () => import('../call-config/sound-file-behaviour.js'),
+  behaviour: () => import('./sound-file-behaviour.js'),
 });
 
 /** How many times a playlist plays through (the carrier's `loop`; 0 is not allowed: endless hold music needs a Dial to end it). */
