@@ -8,7 +8,7 @@ import { contactsRoutes } from '../../shared/http/routes/contacts.js';
 export const handler = createRouteGroupHandler('contacts', contactsRoutes, {
   ...lazyGroupOperations('contacts', contactsRoutings, async () => {
     const { incomingTextMessages } = await import('../../shared/resources/incoming-text-messages.js');
-    const { contactFields, contactFieldValues, contactFieldViews } = await import('../../shared/resources/contact-fields.js');
+    const { contactFields, contactFieldValues, contactFieldViews } = await import('../../shared/contact-fields/contact-fields-resource.js');
     const { dataAppendGroups, dataAppends } = await import('../../shared/resources/data-appends.js');
     const { contactImports } = await import('../../shared/resources/contact-imports.js');
     return [incomingTextMessages, contactFields, contactFieldValues, contactFieldViews, dataAppendGroups, dataAppends, contactImports];

@@ -27,7 +27,7 @@ import { subscriptions } from './subscriptions.js';
 import { standaloneTranscriptions, transcriptionKeywordGroups } from '../call-config/transcriptions-resource.js';
 import { webhookManualFires } from './webhook-manual-fires.js';
 import { sipHeaderParserGroups, sipHeaderParsers, sipHeaders } from '../call-config/sip-headers-resource.js';
-import { contactFields, contactFieldValues, contactFieldViews } from './contact-fields.js';
+import { contactFields, contactFieldValues, contactFieldViews } from '../contact-fields/contact-fields-resource.js';
 import { callRecordingRules } from '../call-config/call-recording-rules-resource.js';
 import { stateCallLimits } from '../call-config/state-call-limits-resource.js';
 import { tokenMatchers, visitorTokenMatchers } from '../call-config/token-matchers-resource.js';

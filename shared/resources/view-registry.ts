@@ -29,7 +29,7 @@ import { standaloneTranscriptionsView, transcriptionKeywordGroupsView } from '..
 import { soundFilesView, soundPlaylistsView } from '../call-config/sound-files-view.js';
 import { offerAmdFlowsView } from '../call-config/offer-amd-flows-view.js';
 import { numberOrderPrefixesView, numberOrdersView } from './views/number-orders.js';
-import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from './views/contact-fields.js';
+import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from '../contact-fields/contact-fields-view.js';
 import { incomingTextMessagesView } from './views/incoming-text-messages.js';
 import { agentMessagesView, agentStatusesView, agentTimestampsView, agentWidgetsView, callCentersView, scheduleAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, voiceAgentsView } from '../agents/agents-view.js';
 import { dataAppendGroupsView, dataAppendsView } from './views/data-appends.js';

@@ -1,5 +1,5 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/contacts.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/contacts.js';
 
 /** How the resources of ../contact-fields.ts are shown (their views); their write side stays there. Imports no schema. */
 
@@ -15,7 +15,7 @@ export const contactFieldValuesView = defineView({
   columns: ['company_id', 'contact_field_id', 'contact_id', 'lead_id', 'value'],
   foreignKeys: { contact_field_id: { resource: 'contact_fields', association: 'contact_field' } },
   // The values of a deleted field are gone for the API at once; the background deletes them.
-  hiddenRecords: async (companyId) => (await import('../../contact-fields/field-cleanup-store.js')).hiddenFieldValues(companyId),
+  hiddenRecords: async (companyId) => (await import('./field-cleanup-store.js')).hiddenFieldValues(companyId),
 });
 
 export const contactFieldViewsView = defineView({

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
 import { normalizeCallerNumber } from '../phone.js';
-import { checkFieldDeclaration, FIELD_LIMITS, FIELD_TYPES } from '../contact-fields/field-types.js';
-import { FIELD_OWNER } from '../contact-fields/value-owner.js';
-import { defineResource } from './define.js';
-import { listOf, optionalId } from './field-schemas.js';
-import * as routing from './routing/contacts.js';
-import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from './views/contact-fields.js';
+import { checkFieldDeclaration, FIELD_LIMITS, FIELD_TYPES } from './field-types.js';
+import { FIELD_OWNER } from './value-owner.js';
+import { defineResource } from '../resources/define.js';
+import { listOf, optionalId } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/contacts.js';
+import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from './contact-fields-view.js';
 
 /**
  * Custom fields on contacts and leads (docs/resources.md, "Contact fields"):
@@ -61,7 +61,7 @@ export const contactFields = defineResource({
   unique: [{ field: 'key', scope: 'company' }],
   check: (record) =>
     checkFieldDeclaration({ field_type: record.field_type as (typeof FIELD_TYPES)[number], options: (record.options as string[] | null) ?? null, default_value: record.default_value }).errors,
-  behaviour: () => import('../contact-fields/field-behaviour.js'),
+  behaviour: () => import('./field-behaviour.js'),
 });
 
 /** A caller number in any shape, as E.164 (the contact's id). */
@@ -84,7 +84,7 @@ export const contactFieldValues = defineResource({
   order: { values: ['id', 'created_at', 'updated_at'], default: 'id' },
   // One value per field and owner: `field_owner` (`<field id>:contact:<number>` or `<field id>:lead:<id>`) is set on create.
   unique: [{ field: FIELD_OWNER, scope: 'company' }],
-  behaviour: () => import('../contact-fields/value-behaviour.js'),
+  behaviour: () => import('./value-behaviour.js'),
 });
 
 const viewFieldIds = v.pipe(
@@ -104,5 +104,5 @@ export const contactFieldViews = defineResource({
   filters: { applies_to: { schema: oneOf(VIEW_APPLIES_TO) }, is_default: { schema: booleanParam } },
   order: { values: ['id', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'description'],
-  behaviour: () => import('../contact-fields/view-behaviour.js'),
+  behaviour: () => import('./view-behaviour.js'),
 });
