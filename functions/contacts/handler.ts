@@ -10,7 +10,7 @@ export const handler = createRouteGroupHandler('contacts', contactsRoutes, {
     const { incomingTextMessages } = await import('../../shared/resources/incoming-text-messages.js');
     const { contactFields, contactFieldValues, contactFieldViews } = await import('../../shared/contact-fields/contact-fields-resource.js');
     const { dataAppendGroups, dataAppends } = await import('../../shared/resources/data-appends.js');
-    const { contactImports } = await import('../../shared/resources/contact-imports.js');
+    const { contactImports } = await import('../../shared/contact-imports/contact-imports-resource.js');
     return [incomingTextMessages, contactFields, contactFieldValues, contactFieldViews, dataAppendGroups, dataAppends, contactImports];
   }),
   'contact_imports.resume': lazyOperation(async () => (await import('../../shared/contact-imports/import-requests.js')).resumeContactImport),

@@ -2,7 +2,7 @@ import { updateRecord, type StoredRecord } from '../db/records.js';
 import { ConflictError } from '../http/errors.js';
 import type { Operation } from '../http/request.js';
 import { logger } from '../logger.js';
-import { contactImports } from '../resources/contact-imports.js';
+import { contactImports } from './contact-imports-resource.js';
 import type { HookContext } from '../resources/define.js';
 import { findVisible, recordResult } from '../resources/engine.js';
 import { UPLOAD_URL_SECONDS, type ImportRef } from './import-keys.js';

@@ -34,7 +34,7 @@ import { tokenMatchers, visitorTokenMatchers } from '../call-config/token-matche
 import { incomingTextMessages } from './incoming-text-messages.js';
 import { agentMessages, agentStatuses, agentTimestamps, agentWidgets, callCenters, scheduleAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, voiceAgents } from '../agents/agents-resource.js';
 import { dataAppendGroups, dataAppends } from './data-appends.js';
-import { contactImports } from './contact-imports.js';
+import { contactImports } from '../contact-imports/contact-imports-resource.js';
 
 /**
  * The resource registry: every resource's full definition, for what documents or checks them all

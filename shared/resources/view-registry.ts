@@ -33,7 +33,7 @@ import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from
 import { incomingTextMessagesView } from './views/incoming-text-messages.js';
 import { agentMessagesView, agentStatusesView, agentTimestampsView, agentWidgetsView, callCentersView, scheduleAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, voiceAgentsView } from '../agents/agents-view.js';
 import { dataAppendGroupsView, dataAppendsView } from './views/data-appends.js';
-import { contactImportsView } from './views/contact-imports.js';
+import { contactImportsView } from '../contact-imports/contact-imports-view.js';
 
 /**
  * Every resource's view (what showing a record needs), by name: for what serializes a resource it

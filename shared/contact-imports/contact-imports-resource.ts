@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { MAX_IMPORT_CSV_CHARS, MAX_UPLOAD_BYTES } from '../contact-imports/import-keys.js';
+import { MAX_IMPORT_CSV_CHARS, MAX_UPLOAD_BYTES } from './import-keys.js';
 import { idParam, integerParam, oneOf } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing/contacts.js';
-import { contactImportsView } from './views/contact-imports.js';
+import { defineResource } from '../resources/define.js';
+import { optionalId, optionalText } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/contacts.js';
+import { contactImportsView } from './contact-imports-view.js';
 
 /**
  * Contact imports (docs/resources.md, "Data appends and contact imports"): a CSV of contacts or
@@ -116,5 +116,5 @@ export const contactImports = defineResource({
     if (record.schedule_id) errors.schedule_id = ['must be blank when importing contacts'];
     return errors;
   },
-  behaviour: () => import('../contact-imports/import-requests.js'),
+  behaviour: () => import('./import-requests.js'),
 });
