@@ -9,7 +9,7 @@ export const handler = createRouteGroupHandler('contacts', contactsRoutes, {
   ...lazyGroupOperations('contacts', contactsRoutings, async () => {
     const { incomingTextMessages } = await import('../../shared/resources/incoming-text-messages.js');
     const { contactFields, contactFieldValues, contactFieldViews } = await import('../../shared/contact-fields/contact-fields-resource.js');
-    const { dataAppendGroups, dataAppends } = await import('../../shared/resources/data-appends.js');
+    const { dataAppendGroups, dataAppends } = await import('../../shared/data-appends/data-appends-resource.js');
     const { contactImports } = await import('../../shared/contact-imports/contact-imports-resource.js');
     return [incomingTextMessages, contactFields, contactFieldValues, contactFieldViews, dataAppendGroups, dataAppends, contactImports];
   }),

@@ -8,7 +8,7 @@ import { buyers } from '../../shared/buyers/buyers-resource.js';
 import { BID_LOG_COLUMNS } from '../../shared/bidding/bid-log.js';
 import { BID_REPORT_FIELDS } from '../../shared/bidding/bid-report.js';
 import { bidListSchema } from '../buyers/bids.js';
-import { dataAppends } from '../../shared/resources/data-appends.js';
+import { dataAppends } from '../../shared/data-appends/data-appends-resource.js';
 import { CORS_HEADERS } from '../../shared/routing/inbound.js';
 import { COLLECTION_TYPES, collectionSchema } from '../admin/collections.js';
 import { changesSchema } from '../calls/call-changes.js';

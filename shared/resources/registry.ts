@@ -33,7 +33,7 @@ import { stateCallLimits } from '../call-config/state-call-limits-resource.js';
 import { tokenMatchers, visitorTokenMatchers } from '../call-config/token-matchers-resource.js';
 import { incomingTextMessages } from './incoming-text-messages.js';
 import { agentMessages, agentStatuses, agentTimestamps, agentWidgets, callCenters, scheduleAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, voiceAgents } from '../agents/agents-resource.js';
-import { dataAppendGroups, dataAppends } from './data-appends.js';
+import { dataAppendGroups, dataAppends } from '../data-appends/data-appends-resource.js';
 import { contactImports } from '../contact-imports/contact-imports-resource.js';
 
 /**

@@ -32,7 +32,7 @@ import { numberOrderPrefixesView, numberOrdersView } from './views/number-orders
 import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from '../contact-fields/contact-fields-view.js';
 import { incomingTextMessagesView } from './views/incoming-text-messages.js';
 import { agentMessagesView, agentStatusesView, agentTimestampsView, agentWidgetsView, callCentersView, scheduleAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, voiceAgentsView } from '../agents/agents-view.js';
-import { dataAppendGroupsView, dataAppendsView } from './views/data-appends.js';
+import { dataAppendGroupsView, dataAppendsView } from '../data-appends/data-appends-view.js';
 import { contactImportsView } from '../contact-imports/contact-imports-view.js';
 
 /**

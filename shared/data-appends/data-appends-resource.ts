@@ -2,10 +2,10 @@ import * as v from 'valibot';
 import { normalizeCallerNumber } from '../phone.js';
 import { idParam, oneOf, presentString } from '../http/param-schemas.js';
 import { DATA_TYPES } from '../ports/data-provider.js';
-import { defineResource } from './define.js';
-import { listOf, optionalId, optionalText } from './field-schemas.js';
-import * as routing from './routing/contacts.js';
-import { dataAppendGroupsView, dataAppendsView } from './views/data-appends.js';
+import { defineResource } from '../resources/define.js';
+import { listOf, optionalId, optionalText } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/contacts.js';
+import { dataAppendGroupsView, dataAppendsView } from './data-appends-view.js';
 
 /**
  * Enrichment (docs/resources.md, "Data appends and contact imports"):
@@ -62,5 +62,5 @@ export const dataAppends = defineResource({
   fulltextFields: ['caller_number', 'notes'],
   check: (record): Record<string, string[]> =>
     (record.data_types as unknown[] | null)?.length || record.data_append_group_id ? {} : { data_types: ["can't be blank unless data_append_group_id names a group"] },
-  behaviour: () => import('../data-appends/behaviour.js'),
+  behaviour: () => import('./behaviour.js'),
 });
