@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { scheduleDaySchema } from './schedule-schema.js';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
 import { emailParam, idListParam, listOf, optionalText, timeZoneParam } from '../resources/field-schemas.js';
-import { tokenFilterListParam, tokenListParam } from '../resources/token-fields.js';
+import { tokenFilterListParam, tokenListParam } from '../routing/token-fields.js';
 import { phoneOrSipParam } from '../resources/phone-or-sip-param.js';
 import { BUYER_WRITABLE_FIELDS, CAP_FIELDS, type BuyerWritableField } from './buyer-field-names.js';
 import { checkRtbBuyer, rtbWritable } from './rtb-fields.js';

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { booleanParam, idParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from '../resources/define.js';
 import { optionalId, optionalText } from '../resources/field-schemas.js';
-import { tokenFilterListParam } from '../resources/token-fields.js';
+import { tokenFilterListParam } from '../routing/token-fields.js';
 import * as routing from '../resources/routing/configuration.js';
 import { callRecordingRulesView } from './call-recording-rules-view.js';
 

@@ -3,7 +3,7 @@ import { booleanParam, idParam, oneOf } from '../http/param-schemas.js';
 import { MATCH_TYPES, patternProblem } from './text-match.js';
 import { defineResource } from '../resources/define.js';
 import { optionalId, optionalText } from '../resources/field-schemas.js';
-import { tokenListParam } from '../resources/token-fields.js';
+import { tokenListParam } from '../routing/token-fields.js';
 import * as routing from '../resources/routing/configuration.js';
 import { tokenMatchersView, visitorTokenMatchersView } from './token-matchers-view.js';
 

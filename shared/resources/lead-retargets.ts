@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { idParam, integerParam, oneOf } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { optionalText } from './field-schemas.js';
-import { tokenFilterListParam } from './token-fields.js';
+import { tokenFilterListParam } from '../routing/token-fields.js';
 import * as routing from './routing/schedules.js';
 import { leadRetargetsView } from './views/lead-retargets.js';
 

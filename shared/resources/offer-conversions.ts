@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { blankable, decimalParam, idParam, oneOf, presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
-import { tokenFilterListParam } from './token-fields.js';
+import { tokenFilterListParam } from '../routing/token-fields.js';
 import * as routing from './routing/offers.js';
 import { offerConversionsView } from './views/offer-conversions.js';
 

@@ -7,7 +7,7 @@ import { accessControlLists, unblockContactJobs } from '../admin/admin-resource.
 import { adminTableExporters, dataExportRecords } from '../admin/admin-exports-resource.js';
 import { adminTasks, applicationClusters, bigintMigrations } from '../admin/admin-records-resource.js';
 import type { ResourceDefinition } from './define.js';
-import { inboundWebhooks } from './inbound-webhooks.js';
+import { inboundWebhooks } from '../routing/inbound-webhooks-resource.js';
 import { integrations } from './integrations.js';
 import { appConfigs, oauthConnections, secretItems } from '../secrets/secrets-resource.js';
 import { offerConversions } from './offer-conversions.js';

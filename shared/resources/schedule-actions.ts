@@ -5,7 +5,7 @@ import { DAYS_OF_WEEK, waitFieldErrors, WAIT_TYPES } from '../leads/wait-time.js
 import { defineResource } from './define.js';
 import { integrationBrief } from './integrations.js';
 import { idListParam, idListUpTo, MAX_ASSOCIATED_RECORDS, optionalCount, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
-import { tokenFilterListParam, tokenListParam } from './token-fields.js';
+import { tokenFilterListParam, tokenListParam } from '../routing/token-fields.js';
 import * as routing from './routing/schedules.js';
 import { scheduleActionsView } from './views/schedule-actions.js';
 

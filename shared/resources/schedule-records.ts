@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
 import { defineResource } from './define.js';
 import { idListParam, optionalId, optionalText } from './field-schemas.js';
-import { tokenFilterListParam } from './token-fields.js';
+import { tokenFilterListParam } from '../routing/token-fields.js';
 import * as routing from './routing/schedules.js';
 import { scheduleActionGroupsView, scheduleTriggersView, scheduleDistributionsView } from './views/schedule-records.js';
 

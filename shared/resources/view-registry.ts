@@ -10,7 +10,7 @@ import { accessControlListsView, unblockContactJobsView } from '../admin/admin-v
 import { adminTableExportersView, dataExportRecordsView } from '../admin/admin-exports-view.js';
 import { adminTasksView, applicationClustersView, bigintMigrationsView } from '../admin/admin-records-view.js';
 import { buyerGroupsView, buyersView } from '../buyers/buyers-view.js';
-import { inboundWebhooksView } from './views/inbound-webhooks.js';
+import { inboundWebhooksView } from '../routing/inbound-webhooks-view.js';
 import { phoneNumbersView } from './views/phone-numbers.js';
 import { ringPoolsView } from './views/ring-pools.js';
 import { schedulesView } from './views/schedules.js';

@@ -1,5 +1,5 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/inbound.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/inbound.js';
 
 /** How the resources of ../inbound-webhooks.ts are shown (their views); their write side stays there. Imports no schema. */
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { blankable, booleanParam, decimalParam, idParam, oneOf } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { idListUpTo, MAX_ASSOCIATED_BUYERS, MAX_ASSOCIATED_RECORDS, optionalCount, optionalText } from './field-schemas.js';
-import * as routing from './routing/inbound.js';
-import { inboundWebhooksView } from './views/inbound-webhooks.js';
+import { defineResource } from '../resources/define.js';
+import { idListUpTo, MAX_ASSOCIATED_BUYERS, MAX_ASSOCIATED_RECORDS, optionalCount, optionalText } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/inbound.js';
+import { inboundWebhooksView } from './inbound-webhooks-view.js';
 
 /**
  * Incoming webhooks: the ping/post endpoints partners call. `vanity_uri` names the endpoint in

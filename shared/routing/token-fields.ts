@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { blankable } from '../http/param-schemas.js';
-import { formatTokenFilter, parseTokenFilterList, parseTokenList } from '../routing/token-filters.js';
+import { formatTokenFilter, parseTokenFilterList, parseTokenList } from './token-filters.js';
 
 /**
  * Token filter and token list fields (buyers, conversions, call configuration, schedules), apart
