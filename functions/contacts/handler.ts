@@ -7,7 +7,7 @@ import { contactsRoutes } from '../../shared/http/routes/contacts.js';
 /** Contacts (one caller number across the company's leads and calls), the blacklist (suppression list) custom contact fields, data appends and contact imports. */
 export const handler = createRouteGroupHandler('contacts', contactsRoutes, {
   ...lazyGroupOperations('contacts', contactsRoutings, async () => {
-    const { incomingTextMessages } = await import('../../shared/resources/incoming-text-messages.js');
+    const { incomingTextMessages } = await import('../../shared/messaging/incoming-text-messages-resource.js');
     const { contactFields, contactFieldValues, contactFieldViews } = await import('../../shared/contact-fields/contact-fields-resource.js');
     const { dataAppendGroups, dataAppends } = await import('../../shared/data-appends/data-appends-resource.js');
     const { contactImports } = await import('../../shared/contact-imports/contact-imports-resource.js');

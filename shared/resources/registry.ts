@@ -31,7 +31,7 @@ import { contactFields, contactFieldValues, contactFieldViews } from '../contact
 import { callRecordingRules } from '../call-config/call-recording-rules-resource.js';
 import { stateCallLimits } from '../call-config/state-call-limits-resource.js';
 import { tokenMatchers, visitorTokenMatchers } from '../call-config/token-matchers-resource.js';
-import { incomingTextMessages } from './incoming-text-messages.js';
+import { incomingTextMessages } from '../messaging/incoming-text-messages-resource.js';
 import { agentMessages, agentStatuses, agentTimestamps, agentWidgets, callCenters, scheduleAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, voiceAgents } from '../agents/agents-resource.js';
 import { dataAppendGroups, dataAppends } from '../data-appends/data-appends-resource.js';
 import { contactImports } from '../contact-imports/contact-imports-resource.js';

@@ -30,7 +30,7 @@ import { soundFilesView, soundPlaylistsView } from '../call-config/sound-files-v
 import { offerAmdFlowsView } from '../call-config/offer-amd-flows-view.js';
 import { numberOrderPrefixesView, numberOrdersView } from './views/number-orders.js';
 import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from '../contact-fields/contact-fields-view.js';
-import { incomingTextMessagesView } from './views/incoming-text-messages.js';
+import { incomingTextMessagesView } from '../messaging/incoming-text-messages-view.js';
 import { agentMessagesView, agentStatusesView, agentTimestampsView, agentWidgetsView, callCentersView, scheduleAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, voiceAgentsView } from '../agents/agents-view.js';
 import { dataAppendGroupsView, dataAppendsView } from '../data-appends/data-appends-view.js';
 import { contactImportsView } from '../contact-imports/contact-imports-view.js';

@@ -1,5 +1,5 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/contacts.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/contacts.js';
 
 /** How the resources of ../incoming-text-messages.ts are shown (their views); their write side stays there. Imports no schema. */
 

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { idParam } from '../http/param-schemas.js';
 import { normalizeCallerNumber } from '../phone.js';
-import { defineResource } from './define.js';
-import * as routing from './routing/contacts.js';
-import { incomingTextMessagesView } from './views/incoming-text-messages.js';
+import { defineResource } from '../resources/define.js';
+import * as routing from '../resources/routing/contacts.js';
+import { incomingTextMessagesView } from './incoming-text-messages-view.js';
 
 /**
  * incoming_text_messages (docs/resources.md, "Incoming text messages"): text messages callers
