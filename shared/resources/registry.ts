@@ -8,7 +8,7 @@ import { adminTableExporters, dataExportRecords } from '../admin/admin-exports-r
 import { adminTasks, applicationClusters, bigintMigrations } from '../admin/admin-records-resource.js';
 import type { ResourceDefinition } from './define.js';
 import { inboundWebhooks } from '../routing/inbound-webhooks-resource.js';
-import { integrations } from './integrations.js';
+import { integrations } from '../integrations/integrations-resource.js';
 import { appConfigs, oauthConnections, secretItems } from '../secrets/secrets-resource.js';
 import { offerConversions } from './offer-conversions.js';
 import { offers, trafficSources } from './offers.js';

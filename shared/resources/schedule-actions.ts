@@ -3,7 +3,7 @@ import { blankable, booleanParam, decimalParam, idParam, integerParam, oneOf } f
 import { CHOICE_BRANCHES } from '../leads/schedule-steps.js';
 import { DAYS_OF_WEEK, waitFieldErrors, WAIT_TYPES } from '../leads/wait-time.js';
 import { defineResource } from './define.js';
-import { integrationBrief } from './integrations.js';
+import { integrationBrief } from '../integrations/integrations-resource.js';
 import { idListParam, idListUpTo, MAX_ASSOCIATED_RECORDS, optionalCount, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
 import { tokenFilterListParam, tokenListParam } from '../routing/token-fields.js';
 import * as routing from './routing/schedules.js';

@@ -4,7 +4,7 @@ import { outgoingWebhooksView, outgoingWebhookUrlsView } from './views/outgoing-
 import { webhookManualFiresView } from './views/webhook-manual-fires.js';
 import { offersView, trafficSourcesView } from './views/offers.js';
 import { offerConversionsView } from './views/offer-conversions.js';
-import { integrationsView } from './views/integrations.js';
+import { integrationsView } from '../integrations/integrations-view.js';
 import { appConfigsView, oauthConnectionsView, secretItemsView } from '../secrets/secrets-view.js';
 import { accessControlListsView, unblockContactJobsView } from '../admin/admin-view.js';
 import { adminTableExportersView, dataExportRecordsView } from '../admin/admin-exports-view.js';

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { oneOf } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import * as routing from './routing/integrations.js';
-import { humanize, INTEGRATION_CATEGORIES, integrationsView } from './views/integrations.js';
+import { defineResource } from '../resources/define.js';
+import * as routing from '../resources/routing/integrations.js';
+import { humanize, INTEGRATION_CATEGORIES, integrationsView } from './integrations-view.js';
 
 export { INTEGRATION_CATEGORIES };
 

@@ -1,5 +1,5 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/integrations.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/integrations.js';
 
 /** How the resources of ../integrations.ts are shown (their views); their write side stays there. Imports no schema. */
 
