@@ -1,6 +1,6 @@
-import { inferredWaitType } from '../../leads/wait-time.js';
-import { defineView } from '../define.js';
-import * as routing from '../routing/schedules.js';
+import { inferredWaitType } from './wait-time.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/schedules.js';
 
 /** How the resources of ../schedule-actions.ts are shown (their views); their write side stays there. Imports no schema. */
 
@@ -82,5 +82,5 @@ export const scheduleActionsView = defineView({
     // Actions stored before integrations could be linked show an empty list.
     integration_ids: record.integration_ids ?? [],
   }),
-  enrich: () => import('../../leads/schedule-action-enrich.js').then((module) => module.enrich),
+  enrich: () => import('./schedule-action-enrich.js').then((module) => module.enrich),
 });

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { idParam, integerParam, oneOf } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { optionalText } from './field-schemas.js';
+import { defineResource } from '../resources/define.js';
+import { optionalText } from '../resources/field-schemas.js';
 import { tokenFilterListParam } from '../routing/token-fields.js';
-import * as routing from './routing/schedules.js';
-import { leadRetargetsView } from './views/lead-retargets.js';
+import * as routing from '../resources/routing/schedules.js';
+import { leadRetargetsView } from './lead-retargets-view.js';
 
 /**
  * Lead retargets: move (or copy) the active leads of one schedule that match a filter into
@@ -47,5 +47,5 @@ export const leadRetargets = defineResource({
   order: { values: ['id', 'created_at'], default: 'id' },
   fulltextFields: ['name'],
   check: (record): Record<string, string[]> => (record.source_schedule_id === record.target_schedule_id ? { target_schedule_id: ['must be another schedule than source_schedule_id'] } : {}),
-  behaviour: () => import('../leads/lead-retarget-behaviour.js'),
+  behaviour: () => import('./lead-retarget-behaviour.js'),
 });

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { blankable, idParam, integerParam } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { optionalText, timeParam } from './field-schemas.js';
-import * as routing from './routing/schedules.js';
-import { scheduledCallbacksView } from './views/scheduled-callbacks.js';
+import { defineResource } from '../resources/define.js';
+import { optionalText, timeParam } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/schedules.js';
+import { scheduledCallbacksView } from './scheduled-callbacks-view.js';
 
 /**
  * Scheduled callbacks: a lead's callback at a time. Creating one sets the lead's callback_at
@@ -29,5 +29,5 @@ export const scheduledCallbacks = defineResource({
   defaults: { lead_id: null, schedule_id: null, caller_id: null, callback_at: null, notes: null },
   filters: { lead_id: { schema: idParam }, schedule_id: { schema: idParam } },
   order: { values: ['id', 'callback_at', 'created_at'], default: 'id' },
-  behaviour: () => import('../leads/scheduled-callback-behaviour.js'),
+  behaviour: () => import('./scheduled-callback-behaviour.js'),
 });

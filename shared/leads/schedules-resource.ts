@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { booleanParam, presentString } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { optionalCount, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
-import * as routing from './routing/schedules.js';
-import { schedulesView } from './views/schedules.js';
+import { defineResource } from '../resources/define.js';
+import { optionalCount, optionalId, optionalText, timeZoneParam } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/schedules.js';
+import { schedulesView } from './schedules-view.js';
 
 /**
  * Schedules: follow-up plans that leads submitted with the schedule's `lead_token` run through

@@ -1,5 +1,5 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/schedules.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/schedules.js';
 
 /** How the resources of ../lead-retargets.ts are shown (their views); their write side stays there. Imports no schema. */
 

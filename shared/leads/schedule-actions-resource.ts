@@ -1,13 +1,13 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, decimalParam, idParam, integerParam, oneOf } from '../http/param-schemas.js';
-import { CHOICE_BRANCHES } from '../leads/schedule-steps.js';
-import { DAYS_OF_WEEK, waitFieldErrors, WAIT_TYPES } from '../leads/wait-time.js';
-import { defineResource } from './define.js';
+import { CHOICE_BRANCHES } from './schedule-steps.js';
+import { DAYS_OF_WEEK, waitFieldErrors, WAIT_TYPES } from './wait-time.js';
+import { defineResource } from '../resources/define.js';
 import { integrationBrief } from '../integrations/integrations-resource.js';
-import { idListParam, idListUpTo, MAX_ASSOCIATED_RECORDS, optionalCount, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
+import { idListParam, idListUpTo, MAX_ASSOCIATED_RECORDS, optionalCount, optionalId, optionalText, timeZoneParam } from '../resources/field-schemas.js';
 import { tokenFilterListParam, tokenListParam } from '../routing/token-fields.js';
-import * as routing from './routing/schedules.js';
-import { scheduleActionsView } from './views/schedule-actions.js';
+import * as routing from '../resources/routing/schedules.js';
+import { scheduleActionsView } from './schedule-actions-view.js';
 
 /**
  * Schedule actions (the reference's "Schedule action"): the steps of a schedule. The root node
@@ -187,5 +187,5 @@ export const scheduleActions = defineResource({
   order: { values: ['id', 'sortable_order', 'name', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name'],
   check: checkAction,
-  behaviour: () => import('../leads/schedule-action-behaviour.js'),
+  behaviour: () => import('./schedule-action-behaviour.js'),
 });

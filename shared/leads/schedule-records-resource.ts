@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { idListParam, optionalId, optionalText } from './field-schemas.js';
+import { defineResource } from '../resources/define.js';
+import { idListParam, optionalId, optionalText } from '../resources/field-schemas.js';
 import { tokenFilterListParam } from '../routing/token-fields.js';
-import * as routing from './routing/schedules.js';
-import { scheduleActionGroupsView, scheduleTriggersView, scheduleDistributionsView } from './views/schedule-records.js';
+import * as routing from '../resources/routing/schedules.js';
+import { scheduleActionGroupsView, scheduleTriggersView, scheduleDistributionsView } from './schedule-records-view.js';
 
 /**
  * The schedules' smaller companions (docs/leads.md, "Schedules and the engine"):
