@@ -7,12 +7,12 @@ import { numbersRoutes } from '../http/routes/numbers.js';
 import { logger } from '../logger.js';
 import type { HookContext } from '../resources/define.js';
 import { crudOperations, findVisible, recordResult } from '../resources/engine.js';
-import { numberOrders } from '../resources/number-orders.js';
-import { phoneNumbers } from '../resources/phone-numbers.js';
+import { numberOrders } from './number-orders-resource.js';
+import { phoneNumbers } from './phone-numbers-resource.js';
 import { searchFreeNumbers } from './search.js';
 
 /**
- * Filling a number order (shared/resources/number-orders.ts), within the request that creates it
+ * Filling a number order (shared/numbers/number-orders-resource.ts), within the request that creates it
  * (and POST /api/v1/number_orders/{id}/resume): one number at a time, each bought and recorded by
  * the phone_numbers create operation itself (same checks, provider purchase, unique lookup and
  * release when the write fails), the order's progress saved after each. A request fills for at

@@ -13,13 +13,13 @@ import { appConfigs, oauthConnections, secretItems } from '../secrets/secrets-re
 import { offerConversions } from './offer-conversions.js';
 import { offers, trafficSources } from './offers.js';
 import { outgoingWebhooks, outgoingWebhookUrls } from './outgoing-webhooks.js';
-import { phoneNumbers } from './phone-numbers.js';
-import { ringPools } from './ring-pools.js';
+import { phoneNumbers } from '../numbers/phone-numbers-resource.js';
+import { ringPools } from '../numbers/ring-pools-resource.js';
 import { leadRetargets } from '../leads/lead-retargets-resource.js';
 import { scheduleActions } from '../leads/schedule-actions-resource.js';
 import { scheduleActionGroups, scheduleDistributions, scheduleTriggers } from '../leads/schedule-records-resource.js';
 import { scheduledCallbacks } from '../leads/scheduled-callbacks-resource.js';
-import { numberOrderPrefixes, numberOrders } from './number-orders.js';
+import { numberOrderPrefixes, numberOrders } from '../numbers/number-orders-resource.js';
 import { offerAmdFlows } from '../call-config/offer-amd-flows-resource.js';
 import { soundFiles, soundPlaylists } from '../call-config/sound-files-resource.js';
 import { schedules } from '../leads/schedules-resource.js';

@@ -11,8 +11,8 @@ import { adminTableExportersView, dataExportRecordsView } from '../admin/admin-e
 import { adminTasksView, applicationClustersView, bigintMigrationsView } from '../admin/admin-records-view.js';
 import { buyerGroupsView, buyersView } from '../buyers/buyers-view.js';
 import { inboundWebhooksView } from '../routing/inbound-webhooks-view.js';
-import { phoneNumbersView } from './views/phone-numbers.js';
-import { ringPoolsView } from './views/ring-pools.js';
+import { phoneNumbersView } from '../numbers/phone-numbers-view.js';
+import { ringPoolsView } from '../numbers/ring-pools-view.js';
 import { schedulesView } from '../leads/schedules-view.js';
 import { scheduleActionsView } from '../leads/schedule-actions-view.js';
 import { scheduleActionGroupsView, scheduleDistributionsView, scheduleTriggersView } from '../leads/schedule-records-view.js';
@@ -28,7 +28,7 @@ import { agentCallDispositionsView, callDispositionsView } from '../call-config/
 import { standaloneTranscriptionsView, transcriptionKeywordGroupsView } from '../call-config/transcriptions-view.js';
 import { soundFilesView, soundPlaylistsView } from '../call-config/sound-files-view.js';
 import { offerAmdFlowsView } from '../call-config/offer-amd-flows-view.js';
-import { numberOrderPrefixesView, numberOrdersView } from './views/number-orders.js';
+import { numberOrderPrefixesView, numberOrdersView } from '../numbers/number-orders-view.js';
 import { contactFieldsView, contactFieldValuesView, contactFieldViewsView } from '../contact-fields/contact-fields-view.js';
 import { incomingTextMessagesView } from '../messaging/incoming-text-messages-view.js';
 import { agentMessagesView, agentStatusesView, agentTimestampsView, agentWidgetsView, callCentersView, scheduleAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, voiceAgentsView } from '../agents/agents-view.js';

@@ -1,5 +1,5 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/numbers.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/numbers.js';
 
 /** How the resources of ../ring-pools.ts are shown (their views); their write side stays there. Imports no schema. */
 
@@ -14,5 +14,5 @@ export const ringPoolsView = defineView({
   // Shown by `new`; stored pools get theirs from the enricher.
   derive: () => ({ phone_number_ids: [], numbers_count: 0 }),
   // The pool's numbers, counted from the company's numbers.
-  enrich: () => import('../../numbers/ring-pool-enrich.js').then((module) => module.enrich),
+  enrich: () => import('./ring-pool-enrich.js').then((module) => module.enrich),
 });

@@ -1,11 +1,11 @@
 import { parsePhone } from '../phone.js';
 import * as v from 'valibot';
 import { blankable, idParam } from '../http/param-schemas.js';
-import { numberIndexAttributes } from '../numbers/number-index.js';
-import { defineResource } from './define.js';
-import { optionalText, optionalId } from './field-schemas.js';
-import * as routing from './routing/numbers.js';
-import { phoneNumbersView } from './views/phone-numbers.js';
+import { numberIndexAttributes } from './number-index.js';
+import { defineResource } from '../resources/define.js';
+import { optionalText, optionalId } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/numbers.js';
+import { phoneNumbersView } from './phone-numbers-view.js';
 
 /**
  * Tracking numbers. Buying one (create) goes through the number provider port, deleting one
@@ -90,5 +90,5 @@ export const phoneNumbers = defineResource({
   }),
   // Each number in its offer's and its pool's index, so a post reads only those (shared/numbers/number-index.ts).
   indexAttributes: numberIndexAttributes,
-  behaviour: () => import('../numbers/phone-number-behaviour.js'),
+  behaviour: () => import('./phone-number-behaviour.js'),
 });

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { blankable, idParam, integerParam, oneOf } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { optionalId, optionalText } from './field-schemas.js';
-import { areaCodeParam } from './phone-numbers.js';
-import * as routing from './routing/numbers.js';
-import { numberOrderPrefixesView, numberOrdersView } from './views/number-orders.js';
+import { defineResource } from '../resources/define.js';
+import { optionalId, optionalText } from '../resources/field-schemas.js';
+import { areaCodeParam } from './phone-numbers-resource.js';
+import * as routing from '../resources/routing/numbers.js';
+import { numberOrderPrefixesView, numberOrdersView } from './number-orders-view.js';
 
 /**
  * Number orders (docs/call-configuration.md, "Sounds, answering machines and number orders"):
@@ -79,5 +79,5 @@ export const numberOrders = defineResource({
     const given = ['area_code', 'prefix', 'number_order_prefix_id'].filter((field) => record[field] !== null && record[field] !== undefined);
     return given.length > 1 ? { base: ['give at most one of area_code, prefix and number_order_prefix_id'] } : {};
   },
-  behaviour: () => import('../numbers/number-order-fill.js'),
+  behaviour: () => import('./number-order-fill.js'),
 });

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { idParam, presentString } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { optionalText, optionalId } from './field-schemas.js';
-import * as routing from './routing/numbers.js';
-import { ringPoolsView } from './views/ring-pools.js';
+import { defineResource } from '../resources/define.js';
+import { optionalText, optionalId } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/numbers.js';
+import { ringPoolsView } from './ring-pools-view.js';
 
 /**
  * Number pools (`ring_pools`): a named set of a company's tracking numbers for one offer, from
@@ -26,5 +26,5 @@ export const ringPools = defineResource({
   filters: { offer_id: { schema: idParam }, traffic_source_id: { schema: idParam } },
   fulltextFields: ['name', 'description'],
   serializers: ['ring_pool', 'ring_pool_grid'],
-  behaviour: () => import('../numbers/ring-pool-behaviour.js'),
+  behaviour: () => import('./ring-pool-behaviour.js'),
 });

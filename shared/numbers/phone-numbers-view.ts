@@ -1,5 +1,5 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/numbers.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/numbers.js';
 
 /** How the resources of ../phone-numbers.ts are shown (their views); their write side stays there. Imports no schema. */
 
