@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { blankable, decimalParam, idParam, oneOf, presentString } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
+import { defineResource } from '../resources/define.js';
 import { tokenFilterListParam } from '../routing/token-fields.js';
-import * as routing from './routing/offers.js';
-import { offerConversionsView } from './views/offer-conversions.js';
+import * as routing from '../resources/routing/offers.js';
+import { offerConversionsView } from './offer-conversions-view.js';
 
 /** Traffic source payouts: what the company pays a traffic source for a call on an offer. */
 const PAYOUT_TYPES = ['usd', 'buyer_conversion_percent'] as const;

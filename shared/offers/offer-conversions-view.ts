@@ -1,5 +1,5 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/offers.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/offers.js';
 
 /** How the resources of ../offer-conversions.ts are shown (their views); their write side stays there. Imports no schema. */
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { presentString } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { idListParam, optionalId, optionalText, timeZoneParam } from './field-schemas.js';
-import * as routing from './routing/offers.js';
-import { offersView, trafficSourcesView } from './views/offers.js';
+import { defineResource } from '../resources/define.js';
+import { idListParam, optionalId, optionalText, timeZoneParam } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/offers.js';
+import { offersView, trafficSourcesView } from './offers-view.js';
 
 /**
  * Offers: what a company sells calls and leads for. The reference gives no fields; these are the
