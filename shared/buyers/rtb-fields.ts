@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { BUYER_TYPES, RESPONSE_PATH_MAX_CHARS, RESPONSE_PATH_NAMES, RTB_METHODS, RTB_TIMEOUT, RTB_URL_MAX_CHARS } from '../bidding/bid-settings.js';
 import { blankable, decimalParam, integerParam, jsonObject, oneOf } from '../http/param-schemas.js';
-import { bodyTemplateParam, headersParam, urlTemplateParam } from '../resources/outgoing-request-fields.js';
+import { bodyTemplateParam, headersParam, urlTemplateParam } from '../events/outgoing-request-fields.js';
 import type { RTB_FIELDS } from './buyer-field-names.js';
 
 /**

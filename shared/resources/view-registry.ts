@@ -1,7 +1,7 @@
 import type { ResourceView } from './define.js';
-import { subscriptionsView } from './views/subscriptions.js';
-import { outgoingWebhooksView, outgoingWebhookUrlsView } from './views/outgoing-webhooks.js';
-import { webhookManualFiresView } from './views/webhook-manual-fires.js';
+import { subscriptionsView } from '../events/subscriptions-view.js';
+import { outgoingWebhooksView, outgoingWebhookUrlsView } from '../events/outgoing-webhooks-view.js';
+import { webhookManualFiresView } from '../events/webhook-manual-fires-view.js';
 import { offersView, trafficSourcesView } from '../offers/offers-view.js';
 import { offerConversionsView } from '../offers/offer-conversions-view.js';
 import { integrationsView } from '../integrations/integrations-view.js';

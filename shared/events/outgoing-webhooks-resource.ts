@@ -1,11 +1,11 @@
 import * as v from 'valibot';
-import { OUTGOING_WEBHOOK_TRIGGER_TYPES } from '../events/event-names.js';
+import { OUTGOING_WEBHOOK_TRIGGER_TYPES } from './event-names.js';
 import { booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { idListParam, optionalCount, optionalId, optionalText } from './field-schemas.js';
+import { defineResource } from '../resources/define.js';
+import { idListParam, optionalCount, optionalId, optionalText } from '../resources/field-schemas.js';
 import { bodyTemplateParam, contentTypeParam, headersParam, httpMethodParam, urlTemplateParam } from './outgoing-request-fields.js';
-import * as routing from './routing/subscriptions.js';
-import { outgoingWebhooksView, outgoingWebhookUrlsView } from './views/outgoing-webhooks.js';
+import * as routing from '../resources/routing/subscriptions.js';
+import { outgoingWebhooksView, outgoingWebhookUrlsView } from './outgoing-webhooks-view.js';
 
 /**
  * Outgoing webhooks: what to send when something happens (the reference's outgoing_webhook
@@ -80,5 +80,5 @@ export const outgoingWebhookUrls = defineResource({
   order: { values: ['id', 'name', 'url', 'created_at', 'updated_at'], default: 'id' },
   fulltextFields: ['name', 'url'],
   // A deleted URL leaves every outgoing webhook's outgoing_url_ids.
-  behaviour: () => import('../events/outgoing-webhook-url-behaviour.js'),
+  behaviour: () => import('./outgoing-webhook-url-behaviour.js'),
 });

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
-import { EVENT_NAMES } from '../events/event-names.js';
+import { EVENT_NAMES } from './event-names.js';
 import { blankable, booleanParam, httpUrlParam, idParam, jsonObject, oneOf, presentString } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
+import { defineResource } from '../resources/define.js';
 import { reachableTarget } from './outgoing-request-fields.js';
-import { newSigningSecret } from '../events/signing.js';
-import * as routing from './routing/subscriptions.js';
-import { subscriptionsView } from './views/subscriptions.js';
+import { newSigningSecret } from './signing.js';
+import * as routing from '../resources/routing/subscriptions.js';
+import { subscriptionsView } from './subscriptions-view.js';
 
 /** `trigger_fields`: only these keys, integer ids and boolean flags. Blank means "no filter". */
 const triggerFields = blankable(
@@ -57,7 +57,7 @@ export const subscriptions = defineResource({
   // The signing secret (Standard Webhooks) is shown once, by the create or rotation that made it.
   generate: () => ({ secret: newSigningSecret() }),
   revealedOnWrite: ['secret'],
-  behaviour: () => import('../events/subscription-behaviour.js'),
+  behaviour: () => import('./subscription-behaviour.js'),
   order: { values: ['id', 'created_at', 'updated_at', 'event', 'target_url'], default: 'id' },
   fulltextFields: ['target_url', 'event'],
 });

@@ -1,6 +1,6 @@
-import { fireStatus } from '../../events/fire-status.js';
-import { defineView } from '../define.js';
-import * as routing from '../routing/subscriptions.js';
+import { fireStatus } from './fire-status.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/subscriptions.js';
 
 /** How the resources of ../webhook-manual-fires.ts are shown (their views); their write side stays there. Imports no schema. */
 

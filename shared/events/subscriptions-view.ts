@@ -1,5 +1,5 @@
-import { defineView } from '../define.js';
-import * as routing from '../routing/subscriptions.js';
+import { defineView } from '../resources/define.js';
+import * as routing from '../resources/routing/subscriptions.js';
 
 /** How the resources of ../subscriptions.ts are shown (their views); their write side stays there. Imports no schema. */
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { targetUrlProblem } from '../events/outbound/address-policy.js';
-import { renderTemplate, templateTokens } from '../events/templates.js';
+import { targetUrlProblem } from './outbound/address-policy.js';
+import { renderTemplate, templateTokens } from './templates.js';
 import { blankable, isHttpUrl, jsonObject, oneOf, presentString } from '../http/param-schemas.js';
 
 /**

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { blankable } from '../http/param-schemas.js';
-import { defineResource } from './define.js';
-import { optionalId, timeParam } from './field-schemas.js';
-import * as routing from './routing/subscriptions.js';
-import { webhookManualFiresView } from './views/webhook-manual-fires.js';
+import { defineResource } from '../resources/define.js';
+import { optionalId, timeParam } from '../resources/field-schemas.js';
+import * as routing from '../resources/routing/subscriptions.js';
+import { webhookManualFiresView } from './webhook-manual-fires-view.js';
 
 const time = v.optional(blankable(timeParam));
 
@@ -33,5 +33,5 @@ export const webhookManualFires = defineResource({
   // Searched by the name it is shown with ("Manual fire #12"), which is derived, not stored.
   fulltextFields: ['name'],
   defaults: { webhook_log_ids: [], url_count: 0, delivered_count: 0, failed_count: 0, last_status_code: null, last_error: null },
-  behaviour: () => import('../events/manual-fire-behaviour.js'),
+  behaviour: () => import('./manual-fire-behaviour.js'),
 });
