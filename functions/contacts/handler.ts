@@ -13,7 +13,7 @@ export const handler = createRouteGroupHandler('contacts', contactsRoutes, {
     const { contactImports } = await import('../../shared/contact-imports/contact-imports-resource.js');
     return [incomingTextMessages, contactFields, contactFieldValues, contactFieldViews, dataAppendGroups, dataAppends, contactImports];
   }),
-  'contact_imports.resume': lazyOperation(async () => (await import('../../shared/contact-imports/import-requests.js')).resumeContactImport),
+  'contact_imports.resume': lazyOperation(async () => (await import('../../shared/contact-imports/import-resume.js')).resumeContactImport),
   'contact_imports.upload': lazyOperation(async () => (await import('../../shared/contact-imports/upload.js')).receiveUpload),
   'data_append.request': lazyOperation(async () => (await import('./data-append.js')).requestDataAppend),
   'contacts.callerBlock': lazyOperation(async () => (await import('./blacklist-operations.js')).callerBlock),

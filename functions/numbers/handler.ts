@@ -13,7 +13,7 @@ export const handler = createRouteGroupHandler('numbers', numbersRoutes, {
     return [phoneNumbers, ringPools, numberOrderPrefixes, numberOrders];
   }),
   'phone_numbers.search': lazyOperation(async () => (await import('./search.js')).searchPhoneNumbers),
-  'number_orders.resume': lazyOperation(async () => (await import('../../shared/numbers/number-order-fill.js')).resumeNumberOrder),
+  'number_orders.resume': lazyOperation(async () => (await import('../../shared/numbers/number-order-resume.js')).resumeNumberOrder),
   'numbers.lookup': lazyOperation(async () => (await import('./number-lookup.js')).numberLookup),
   'numbers.lookupPreflight': lazyOperation(async () => (await import('./number-lookup.js')).numberLookupPreflight),
 });

@@ -3,7 +3,10 @@ import { booleanParam, idParam, integerParam, oneOf } from '../http/param-schema
 import { defineResource } from '../resources/define.js';
 import { listOf, timeParam } from '../resources/field-schemas.js';
 import * as routing from '../resources/routing.js';
+import { EXPORTABLE_RESOURCES } from './exportable-resources.js';
 import { adminTableExportersView, dataExportRecordsView } from './admin-exports-view.js';
+
+export { EXPORTABLE_RESOURCES };
 
 /**
  * Company administration: exports of a resource's records to CSV files (docs/resources.md,
@@ -13,11 +16,6 @@ import { adminTableExportersView, dataExportRecordsView } from './admin-exports-
  *   in files of `records_per_file` rows under the object storage's `exports/` prefix.
  * - data_export_records: one row per file an exporter produced (read only).
  */
-
-/** Resources an export can read: those whose list answers as CSV (the rows an export repeats). */
-export const EXPORTABLE_RESOURCES = routing.resourceRoutings
-  .filter((facts) => facts.csv && facts.operations.includes('list'))
-  .map((facts) => facts.name) as [string, ...string[]];
 
 /** Rows per file; a run writes at most MAX_FILES_PER_RUN files (shared/admin/table-export.ts). */
 export const MAX_RECORDS_PER_FILE = 5_000;

@@ -3,7 +3,7 @@ import { createRecord, deleteRecord, nextId, queryAllRecords, queryRecordPage, u
 import { objectStorage } from '../adapters/object-storage.js';
 import { toCsv } from '../http/csv.js';
 import { ValidationError } from '../http/errors.js';
-import { EXPORTABLE_RESOURCES } from './admin-exports-resource.js';
+import { EXPORTABLE_RESOURCES } from './exportable-resources.js';
 import { allColumns, type HookContext, type ResourceBehaviour, type ResourceView } from '../resources/define.js';
 import { serializeMany } from '../resources/engine.js';
 import { recordPredicate, withoutHidden } from '../resources/list-conditions.js';

@@ -3,9 +3,9 @@ import { blankable, booleanParam, idParam, presentString } from '../http/param-s
 import { defineResource } from '../resources/define.js';
 import { optionalId, optionalText } from '../resources/field-schemas.js';
 import * as routing from '../resources/routing/configuration.js';
-import { agentCallDispositionsView, callDispositionsView, DISPOSITION_FLAGS } from './call-dispositions-view.js';
+import { agentCallDispositionsView, callDispositionsView, COPIED_FROM_DISPOSITION, DISPOSITION_FLAGS } from './call-dispositions-view.js';
 
-export { DISPOSITION_FLAGS };
+export { COPIED_FROM_DISPOSITION, DISPOSITION_FLAGS };
 
 /**
  * Call outcomes (docs/call-configuration.md, "Dispositions and transcription"):
@@ -54,9 +54,6 @@ export const callDispositions = defineResource({
   fulltextFields: ['name', 'short_name', 'key'],
   unique: [{ field: 'key', scope: 'company' }],
 });
-
-/** What an agent call disposition copies from its disposition when written. */
-export const COPIED_FROM_DISPOSITION = ['key', 'name', 'short_name', 'text_color', 'background_color', ...DISPOSITION_FLAGS] as const;
 
 export const agentCallDispositions = defineResource({
   ...routing.agentCallDispositions,

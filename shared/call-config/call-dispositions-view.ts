@@ -32,3 +32,6 @@ export const agentCallDispositionsView = defineView({
   ],
   foreignKeys: { call_disposition_id: { resource: 'call_dispositions' } },
 });
+
+/** What an agent call disposition copies from its disposition when written. */
+export const COPIED_FROM_DISPOSITION = ['key', 'name', 'short_name', 'text_color', 'background_color', ...DISPOSITION_FLAGS] as const;

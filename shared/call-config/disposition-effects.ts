@@ -6,7 +6,7 @@ import { ValidationError, type FieldErrors } from '../http/errors.js';
 import { moveToEndOfSchedule, type StepEffect } from '../leads/lead-changes.js';
 import { cancelPending, schedulePending } from '../leads/lead-steps.js';
 import { getLead, transitionLead } from '../leads/lead-store.js';
-import { COPIED_FROM_DISPOSITION, DISPOSITION_FLAGS } from './call-dispositions-resource.js';
+import { COPIED_FROM_DISPOSITION, DISPOSITION_FLAGS } from './call-dispositions-view.js';
 import type { HookContext } from '../resources/define.js';
 
 /**

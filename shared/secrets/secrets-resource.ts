@@ -4,6 +4,7 @@ import { MAX_ENCRYPTED_VALUE_BYTES } from '../ports/encryption.js';
 import { defineResource } from '../resources/define.js';
 import { listOf, timeParam } from '../resources/field-schemas.js';
 import * as routing from '../resources/routing/integrations.js';
+import { OAUTH_TOKEN_FIELDS } from './secret-fields.js';
 import { secretItemsView, oauthConnectionsView, appConfigsView } from './secrets-view.js';
 
 /**
@@ -24,10 +25,6 @@ const encryptedValue = v.pipe(
   v.check((value) => Buffer.byteLength(value, 'utf8') <= MAX_ENCRYPTED_VALUE_BYTES, `is too long (maximum is ${MAX_ENCRYPTED_VALUE_BYTES} bytes)`),
 );
 
-/** Characters of a secret shown back, and the shortest secret that shows them (a short one would be shown whole). */
-export const SHOWN_LAST_CHARACTERS = 4;
-export const SHORTEST_VALUE_SHOWING_LAST = 12;
-
 export const secretItems = defineResource({
   ...routing.secretItems,
   ...secretItemsView,
@@ -45,8 +42,6 @@ export const secretItems = defineResource({
 });
 
 export const OAUTH_STATUSES = ['connected', 'disconnected', 'expired'] as const;
-/** The tokens of a connection: write-only, encrypted like secret values. */
-export const OAUTH_TOKEN_FIELDS = ['access_token', 'refresh_token'] as const;
 
 const providerKey = v.pipe(bounded(64), v.regex(/^[a-z0-9_]+$/, 'must be lower-case letters, digits and underscores'));
 const scope = v.pipe(bounded(200), v.nonEmpty("can't be blank"));
