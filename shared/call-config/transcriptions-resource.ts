@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { blankable, idParam, oneOf, presentString } from '../http/param-schemas.js';
-import { isAllowedRecording, MAX_RECORDING_REFERENCE_CHARS } from './recording-media.js';
+import { isAllowedRecording, MAX_RECORDING_REFERENCE_CHARS } from '../voice/recording-media.js';
 import { defineResource } from '../resources/define.js';
 import { listOf, optionalId } from '../resources/field-schemas.js';
 import * as routing from '../resources/routing/configuration.js';

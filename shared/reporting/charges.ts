@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../shared/db/client.js';
-import { dayOfTime } from '../../shared/db/day-records.js';
-import { keys } from '../../shared/db/keys.js';
-import { queryPages } from '../../shared/db/query.js';
+import { db, tableName } from '../db/client.js';
+import { dayOfTime } from '../db/day-records.js';
+import { keys } from '../db/keys.js';
+import { queryPages } from '../db/query.js';
 
 /**
  * Charges of billed API features, summed per company, UTC day and kind: each charged request

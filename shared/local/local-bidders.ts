@@ -1,5 +1,5 @@
-import { bidderAnswer, bidderOptionsFromQuery } from '../../bidding/bidder-answer.js';
-import type { BiddingPort, BidHttpRequest, BidHttpResponse } from '../../ports/bidding.js';
+import { bidderAnswer, bidderOptionsFromQuery } from '../bidding/bidder-answer.js';
+import type { BiddingPort, BidHttpRequest, BidHttpResponse } from '../ports/bidding.js';
 
 /**
  * BIDDING_ADAPTER=local: bidders answered in this process, without a network, each as its URL's
