@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/admin.js';
 
-/** How the resources of ../admin-exports.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of admin-exports-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const adminTableExportersView = defineView({
   name: routing.adminTableExporters.name,

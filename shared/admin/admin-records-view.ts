@@ -2,7 +2,7 @@ import { routeGroups, type RouteGroup } from '../http/route-groups.js';
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/admin.js';
 
-/** How the resources of ../admin-records.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of admin-records-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 /** What a route group's function is, from its declaration (the deployment's facts, not stored). */
 function clusterFacts(record: Record<string, unknown>): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/admin.js';
 
-/** How the resources of ../admin.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of admin-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const unblockContactJobsView = defineView({
   name: routing.unblockContactJobs.name,

@@ -4,7 +4,7 @@ import { METRICS, PERIODS } from './counter-model.js';
 import { parseTokenFilterList, parseTokenList } from '../routing/token-filters.js';
 import { BUYER_WRITABLE_FIELDS } from './buyer-field-names.js';
 
-/** How the resources of ../buyers.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of buyers-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 /** `<metric>_<period>_used` and `_limit` for every metric and period, in the reference's order. */
 const COUNTER_COLUMNS = METRICS.flatMap((metric) => [

@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/configuration.js';
 
-/** How the resources of ../call-dispositions.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of call-dispositions-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 /** The effect flags, in the reference's order (agent_call_dispositions' columns). */
 export const DISPOSITION_FLAGS = ['call_answered', 'agent_handled', 'buyer_handled', 'qualified', 'end_of_schedule', 'block_caller'] as const;

@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/configuration.js';
 
-/** How the resources of ../call-recording-rules.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of call-recording-rules-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const callRecordingRulesView = defineView({
   name: routing.callRecordingRules.name,

@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/configuration.js';
 
-/** How the resources of ../call-routers.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of call-routers-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const callRoutersView = defineView({
   name: routing.callRouters.name,

@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/configuration.js';
 
-/** How the resources of ../sound-files.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of sound-files-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const soundFilesView = defineView({
   name: routing.soundFiles.name,

@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/contacts.js';
 
-/** How the resources of ../data-appends.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of data-appends-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const dataAppendGroupsView = defineView({
   name: routing.dataAppendGroups.name,

@@ -2,7 +2,7 @@ import { fireStatus } from './fire-status.js';
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/subscriptions.js';
 
-/** How the resources of ../webhook-manual-fires.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of webhook-manual-fires-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const webhookManualFiresView = defineView({
   name: routing.webhookManualFires.name,

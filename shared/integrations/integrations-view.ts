@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/integrations.js';
 
-/** How the resources of ../integrations.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of integrations-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 /** The eleven kinds of external system (the reference's neutral names), with their category. */
 export const INTEGRATION_CATEGORIES = {

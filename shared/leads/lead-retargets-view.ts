@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/schedules.js';
 
-/** How the resources of ../lead-retargets.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of lead-retargets-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const leadRetargetsView = defineView({
   name: routing.leadRetargets.name,

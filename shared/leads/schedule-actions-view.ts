@@ -2,7 +2,7 @@ import { inferredWaitType } from './wait-time.js';
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/schedules.js';
 
-/** How the resources of ../schedule-actions.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of schedule-actions-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 const CATEGORY: Record<string, string> = {
   dial: 'outbound',

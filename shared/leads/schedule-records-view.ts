@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/schedules.js';
 
-/** How the resources of ../schedule-records.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of schedule-records-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const scheduleActionGroupsView = defineView({
   name: routing.scheduleActionGroups.name,

@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/schedules.js';
 
-/** How the resources of ../scheduled-callbacks.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of scheduled-callbacks-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const scheduledCallbacksView = defineView({
   name: routing.scheduledCallbacks.name,

@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/numbers.js';
 
-/** How the resources of ../number-orders.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of number-orders-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const numberOrderPrefixesView = defineView({
   name: routing.numberOrderPrefixes.name,

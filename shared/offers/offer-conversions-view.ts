@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/offers.js';
 
-/** How the resources of ../offer-conversions.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of offer-conversions-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const offerConversionsView = defineView({
   name: routing.offerConversions.name,

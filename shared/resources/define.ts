@@ -51,7 +51,7 @@ export type Enricher = (context: HookContext, records: readonly Record<string, u
 /**
  * What showing a stored record needs, and nothing of its write side: the serializer, the list's
  * CSV and admin table exports (shared/admin/table-export.ts) read only this. Declared in
- * shared/resources/views/, which import no schemas and no write behaviour, so a function that
+ * each domain's <name>-view.ts, which imports no schemas and no write behaviour, so a function that
  * serializes any resource bundles only views; each definition takes these facts from its view.
  */
 export interface ResourceView {

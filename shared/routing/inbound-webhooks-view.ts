@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/inbound.js';
 
-/** How the resources of ../inbound-webhooks.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of inbound-webhooks-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const inboundWebhooksView = defineView({
   name: routing.inboundWebhooks.name,

@@ -1,7 +1,7 @@
 import { defineView } from '../resources/define.js';
 import * as routing from '../resources/routing/integrations.js';
 
-/** How the resources of ../secrets.ts are shown (their views); their write side stays there. Imports no schema. */
+/** How the resources of secrets-resource.ts are shown (their views); their write side stays there. Imports no schema. */
 
 export const secretItemsView = defineView({
   name: routing.secretItems.name,
