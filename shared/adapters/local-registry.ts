@@ -33,6 +33,8 @@ export interface LocalAdapters {
   TestNumberRange: typeof TestNumberRange;
   /** Runs one item of background work in this process (what the lead runner does with a queued message in AWS). */
   runBackgroundWork: (work: BackgroundWork) => Promise<void>;
+  /** Attempts of an event delivery under the configured retry schedule (shared/events/retry-schedule.ts): the local events queue's receive count. */
+  eventAttempts: (env: NodeJS.ProcessEnv) => number;
   /** test-number-range.ts's default range (LOCAL_NUMBER_RANGE unset). */
   DEFAULT_LOCAL_NUMBER_RANGE: string;
 }

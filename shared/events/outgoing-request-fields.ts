@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { targetUrlProblem } from './outbound/address-policy.js';
+import { targetUrlProblem } from '../outbound/address-policy.js';
 import { renderTemplate, templateTokens } from './templates.js';
 import { blankable, isHttpUrl, jsonObject, oneOf, presentString } from '../http/param-schemas.js';
 
@@ -26,7 +26,7 @@ export function isHttpUrlTemplate(template: string): boolean {
 }
 
 /**
- * The SSRF guard's check on input (shared/events/outbound/address-policy.ts): a URL naming a
+ * The SSRF guard's check on input (shared/outbound/address-policy.ts): a URL naming a
  * literal loopback, private or link-local address (or localhost) is a 422; hostnames are checked
  * when a delivery connects. WEBHOOK_ALLOWED_CIDRS is read on every check.
  */

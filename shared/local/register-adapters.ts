@@ -1,3 +1,4 @@
+import { maxAttempts, retryPolicyFromEnv } from '../events/retry-schedule.js';
 import { registerLocalAdapters } from '../adapters/local-registry.js';
 import { CallControlRecorder } from '../adapters/local/call-control-recorder.js';
 import { DeterministicDataProvider } from '../adapters/local/deterministic-data-provider.js';
@@ -34,5 +35,6 @@ registerLocalAdapters({
     if (work.kind === 'contact_field_cleanup') await (await import('../contact-fields/field-cleanup.js')).advanceFieldCleanup(work);
     else await (await import('../contact-imports/import-work.js')).advanceImport(work);
   },
+  eventAttempts: (env) => maxAttempts(retryPolicyFromEnv(env)),
   DEFAULT_LOCAL_NUMBER_RANGE,
 });
