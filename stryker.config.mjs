@@ -23,7 +23,7 @@ export default {
     'shared/events/payload.ts',
     'shared/events/webhook-tokens.ts',
     'shared/events/templates.ts',
-    'shared/events/outbound/address-policy.ts',
+    'shared/outbound/address-policy.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machine is shared: two workers at most.

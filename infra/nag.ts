@@ -7,7 +7,15 @@ import { IMPORT_KEY_PREFIX } from '../shared/contact-imports/import-keys.js';
 import { EXPORT_KEY_PREFIX } from '../shared/admin/export-keys.js';
 import { routeGroups } from '../shared/http/route-groups.js';
 import type { AuthKind } from '../shared/http/routes.js';
-import type { CallTrackingStack } from './stack.js';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { ServiceApi } from './constructs/api.js';
+import type { EventDelivery } from './constructs/event-delivery.js';
+import type { EventsQueue } from './constructs/events-queue.js';
+import type { LeadRunner } from './constructs/lead-runner.js';
+import type { Monitoring } from './constructs/monitoring.js';
+import type { ServiceTable } from './constructs/table.js';
+import type { Transcription } from './constructs/transcription.js';
 
 /** cdk-nag's rule packs this project holds itself to (docs/operations.md, "cdk-nag"). */
 export function nagPacks(scope?: IConstruct): NagPack[] {
@@ -29,8 +37,23 @@ export const ROUTE_AUTHORIZATION_REASONS: Record<AuthKind, string> = {
   none: "Public by design: CORS preflight of the partner routes, the API's own documentation, and sound files' audio for the carrier (authorised by the file's unguessable token in the path)",
 };
 
+/** The parts of the stack (infra/stack.ts, which calls this) whose findings are acknowledged: named here so that this module need not import the stack back. */
+export interface NaggedStack extends Stack {
+  readonly api: ServiceApi;
+  readonly delivery: EventDelivery;
+  readonly events: EventsQueue;
+  readonly scheduleDeadLetters: Queue;
+  readonly monitoring: Monitoring;
+  readonly table: ServiceTable;
+  readonly leadRunner: LeadRunner;
+  readonly leadSchedulers: NodejsFunction[];
+  readonly transcription: Transcription;
+  readonly transcriptionStarters: NodejsFunction[];
+  readonly functions: Record<string, NodejsFunction>;
+}
+
 /** Why the findings the stack keeps are acknowledged, each at the narrowest construct. */
-export function acknowledgeNagFindings(stack: CallTrackingStack): void {
+export function acknowledgeNagFindings(stack: NaggedStack): void {
   const { api, delivery, events, scheduleDeadLetters, monitoring, table, leadRunner, leadSchedulers, transcription, transcriptionStarters } = stack;
   const apiFunctions: IFunction[] = [...Object.values(api.groupFunctions), api.fallbackFunction];
   const tableArn = `<${Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>`;

@@ -1,6 +1,6 @@
 import type { Node } from 'constructs';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { parseAllowedCidrs } from '../shared/events/outbound/address-policy.js';
+import { parseAllowedCidrs } from '../shared/outbound/address-policy.js';
 import { retryPolicyFromEnv, type RetryPolicy } from '../shared/events/retry-schedule.js';
 
 /**

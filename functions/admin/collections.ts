@@ -3,7 +3,7 @@ import { booleanParam } from '../../shared/http/param-schemas.js';
 import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
 import { EVENT_NAMES } from '../../shared/events/event-names.js';
-import { INTEGRATION_TYPES } from '../../shared/resources/integrations.js';
+import { INTEGRATION_TYPES } from '../../shared/integrations/integrations-resource.js';
 import { timeZoneCollection } from '../../shared/time-zones.js';
 import * as v from 'valibot';
 

@@ -7,10 +7,10 @@ import { adminRoutes } from '../../shared/http/routes/admin.js';
 /** Teams, unblock contact jobs, agents and call centers, the value collections, and company administration (exports, tasks, clusters, migrations). */
 export const handler = createRouteGroupHandler('admin', adminRoutes, {
   ...lazyGroupOperations('admin', adminRoutings, async () => {
-    const { unblockContactJobs, accessControlLists } = await import('../../shared/resources/admin.js');
-    const { callCenters, agentStatuses, voiceAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, scheduleAgents, agentMessages, agentWidgets, agentTimestamps } = await import('../../shared/resources/agents.js');
-    const { adminTableExporters, dataExportRecords } = await import('../../shared/resources/admin-exports.js');
-    const { adminTasks, applicationClusters, bigintMigrations } = await import('../../shared/resources/admin-records.js');
+    const { unblockContactJobs, accessControlLists } = await import('../../shared/admin/admin-resource.js');
+    const { callCenters, agentStatuses, voiceAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, scheduleAgents, agentMessages, agentWidgets, agentTimestamps } = await import('../../shared/agents/agents-resource.js');
+    const { adminTableExporters, dataExportRecords } = await import('../../shared/admin/admin-exports-resource.js');
+    const { adminTasks, applicationClusters, bigintMigrations } = await import('../../shared/admin/admin-records-resource.js');
     return [unblockContactJobs, accessControlLists, callCenters, agentStatuses, voiceAgents, voiceAgentFields, voiceAgentFlows, voiceAgentKeywords, scheduleAgents, agentMessages, agentWidgets, agentTimestamps, adminTableExporters, dataExportRecords, adminTasks, applicationClusters, bigintMigrations];
   }),
   'collections.show': lazyOperation(async () => (await import('./collections.js')).showCollection),

@@ -2,7 +2,7 @@ import { keys } from '../../shared/db/keys.js';
 import { getLookup, getRecord } from '../../shared/db/records.js';
 import { NotFoundError } from '../../shared/http/errors.js';
 import type { Operation } from '../../shared/http/request.js';
-import { buyers } from '../../shared/resources/buyers.js';
+import { buyers } from '../../shared/buyers/buyers-resource.js';
 import { recordResult } from '../../shared/resources/engine.js';
 
 /** `GET /api/v1/buyers/:user_buyer_id/by_user_buyer_id`: two GetItems (lookup, then record), no filter. */

@@ -7,7 +7,7 @@ import { buyersRoutes } from '../../shared/http/routes/buyers.js';
 /** Buyers and buyer groups, plus lookup by the client's own buyer id. */
 export const handler = createRouteGroupHandler('buyers', buyersRoutes, {
   ...lazyGroupOperations('buyers', buyersRoutings, async () => {
-    const { buyers, buyerGroups } = await import('../../shared/resources/buyers.js');
+    const { buyers, buyerGroups } = await import('../../shared/buyers/buyers-resource.js');
     return [buyers, buyerGroups];
   }),
   'buyers.showByUserBuyerId': lazyOperation(async () => (await import('./by-user-buyer-id.js')).showByUserBuyerId),

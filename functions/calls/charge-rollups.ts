@@ -6,7 +6,7 @@ import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
 import { timeZoneParam } from '../../shared/resources/field-schemas.js';
 import { isoWithOffset, parseApiTime } from '../../shared/time.js';
-import { chargeRollups, CHARGE_KINDS } from './charges.js';
+import { chargeRollups, CHARGE_KINDS } from '../../shared/reporting/charges.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const dayParam = v.pipe(

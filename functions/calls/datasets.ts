@@ -24,7 +24,7 @@ import {
 } from '../../shared/reporting/datasets.js';
 import { impressionRollups } from '../../shared/reporting/number-impressions.js';
 import { timeZoneParam } from '../../shared/resources/field-schemas.js';
-import { chargeRollups } from './charges.js';
+import { chargeRollups } from '../../shared/reporting/charges.js';
 import { rangeMetadata, reportRange } from './reports.js';
 
 /**

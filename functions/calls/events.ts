@@ -3,7 +3,7 @@ import { booleanParam } from '../../shared/http/param-schemas.js';
 import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
 import { timeZoneParam } from '../../shared/resources/field-schemas.js';
-import { ADVANCED_CALL_ANALYSIS_RATE, recordCharge } from './charges.js';
+import { ADVANCED_CALL_ANALYSIS_RATE, recordCharge } from '../../shared/reporting/charges.js';
 import { findCompanyCall } from './find-call.js';
 import { timelineOf } from './timeline.js';
 

@@ -7,16 +7,16 @@ import { configurationRoutes } from '../../shared/http/routes/configuration.js';
 /** The call engine's configuration resources (docs/call-configuration.md). */
 export const handler = createRouteGroupHandler('configuration', configurationRoutes, {
   ...lazyGroupOperations('configuration', configurationRoutings, async () => {
-    const { sipHeaders, sipHeaderParserGroups, sipHeaderParsers } = await import('../../shared/resources/sip-headers.js');
-    const { callRecordingRules } = await import('../../shared/resources/call-recording-rules.js');
-    const { stateCallLimits } = await import('../../shared/resources/state-call-limits.js');
-    const { tokenMatchers, visitorTokenMatchers } = await import('../../shared/resources/token-matchers.js');
-    const { callRouters, callRouterAnswerGroups, callRouterAnswers } = await import('../../shared/resources/call-routers.js');
-    const { callControlActions, keyPressFlows, keyPressFlowGroups } = await import('../../shared/resources/key-press-flows.js');
-    const { callDispositions, agentCallDispositions } = await import('../../shared/resources/call-dispositions.js');
-    const { transcriptionKeywordGroups, standaloneTranscriptions } = await import('../../shared/resources/transcriptions.js');
-    const { soundFiles, soundPlaylists } = await import('../../shared/resources/sound-files.js');
-    const { offerAmdFlows } = await import('../../shared/resources/offer-amd-flows.js');
+    const { sipHeaders, sipHeaderParserGroups, sipHeaderParsers } = await import('../../shared/call-config/sip-headers-resource.js');
+    const { callRecordingRules } = await import('../../shared/call-config/call-recording-rules-resource.js');
+    const { stateCallLimits } = await import('../../shared/call-config/state-call-limits-resource.js');
+    const { tokenMatchers, visitorTokenMatchers } = await import('../../shared/call-config/token-matchers-resource.js');
+    const { callRouters, callRouterAnswerGroups, callRouterAnswers } = await import('../../shared/call-config/call-routers-resource.js');
+    const { callControlActions, keyPressFlows, keyPressFlowGroups } = await import('../../shared/call-config/key-press-flows-resource.js');
+    const { callDispositions, agentCallDispositions } = await import('../../shared/call-config/call-dispositions-resource.js');
+    const { transcriptionKeywordGroups, standaloneTranscriptions } = await import('../../shared/call-config/transcriptions-resource.js');
+    const { soundFiles, soundPlaylists } = await import('../../shared/call-config/sound-files-resource.js');
+    const { offerAmdFlows } = await import('../../shared/call-config/offer-amd-flows-resource.js');
     return [sipHeaders, sipHeaderParserGroups, sipHeaderParsers, callRecordingRules, stateCallLimits, tokenMatchers, visitorTokenMatchers, callRouters, callRouterAnswerGroups, callRouterAnswers, callControlActions, keyPressFlows, keyPressFlowGroups, callDispositions, agentCallDispositions, transcriptionKeywordGroups, standaloneTranscriptions, soundFiles, soundPlaylists, offerAmdFlows];
   }),
   'ring_pools.visitorNumber': lazyOperation(async () => (await import('./visitor-number.js')).visitorNumber),

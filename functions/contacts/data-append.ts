@@ -1,7 +1,7 @@
 import type { Operation } from '../../shared/http/request.js';
 import { contactsRoutes } from '../../shared/http/routes/contacts.js';
 import { crudOperations } from '../../shared/resources/engine.js';
-import { dataAppends } from '../../shared/resources/data-appends.js';
+import { dataAppends } from '../../shared/data-appends/data-appends-resource.js';
 
 const CREATE_ROUTE = contactsRoutes.find((route) => route.operation === 'data_appends.create')!;
 const createDataAppend = crudOperations(dataAppends)['data_appends.create']!;

@@ -7,13 +7,13 @@ import { contactsRoutes } from '../../shared/http/routes/contacts.js';
 /** Contacts (one caller number across the company's leads and calls), the blacklist (suppression list) custom contact fields, data appends and contact imports. */
 export const handler = createRouteGroupHandler('contacts', contactsRoutes, {
   ...lazyGroupOperations('contacts', contactsRoutings, async () => {
-    const { incomingTextMessages } = await import('../../shared/resources/incoming-text-messages.js');
-    const { contactFields, contactFieldValues, contactFieldViews } = await import('../../shared/resources/contact-fields.js');
-    const { dataAppendGroups, dataAppends } = await import('../../shared/resources/data-appends.js');
-    const { contactImports } = await import('../../shared/resources/contact-imports.js');
+    const { incomingTextMessages } = await import('../../shared/messaging/incoming-text-messages-resource.js');
+    const { contactFields, contactFieldValues, contactFieldViews } = await import('../../shared/contact-fields/contact-fields-resource.js');
+    const { dataAppendGroups, dataAppends } = await import('../../shared/data-appends/data-appends-resource.js');
+    const { contactImports } = await import('../../shared/contact-imports/contact-imports-resource.js');
     return [incomingTextMessages, contactFields, contactFieldValues, contactFieldViews, dataAppendGroups, dataAppends, contactImports];
   }),
-  'contact_imports.resume': lazyOperation(async () => (await import('../../shared/contact-imports/import-requests.js')).resumeContactImport),
+  'contact_imports.resume': lazyOperation(async () => (await import('../../shared/contact-imports/import-resume.js')).resumeContactImport),
   'contact_imports.upload': lazyOperation(async () => (await import('../../shared/contact-imports/upload.js')).receiveUpload),
   'data_append.request': lazyOperation(async () => (await import('./data-append.js')).requestDataAppend),
   'contacts.callerBlock': lazyOperation(async () => (await import('./blacklist-operations.js')).callerBlock),

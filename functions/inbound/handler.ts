@@ -7,7 +7,7 @@ import { inboundRoutings } from '../../shared/resources/routing/inbound.js';
 
 /** Inbound webhooks: configuration, the partner-facing ping, post and full, and their logs. */
 export const handler = createRouteGroupHandler('inbound', inboundRoutes, {
-  ...lazyGroupOperations('inbound', inboundRoutings, async () => [(await import('../../shared/resources/inbound-webhooks.js')).inboundWebhooks]),
+  ...lazyGroupOperations('inbound', inboundRoutings, async () => [(await import('../../shared/routing/inbound-webhooks-resource.js')).inboundWebhooks]),
   'inbound_webhooks.ping': lazyOperation(async () => {
     const [{ inboundOperation }, { ping }] = await Promise.all([import('../../shared/routing/inbound.js'), import('./ping.js')]);
     return inboundOperation(ping, METRIC.pings);

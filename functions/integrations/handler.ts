@@ -7,8 +7,8 @@ import { integrationsRoutes } from '../../shared/http/routes/integrations.js';
 /** Integrations, plus switching one on or off; their secrets, OAuth connections and app configs. */
 export const handler = createRouteGroupHandler('integrations', integrationsRoutes, {
   ...lazyGroupOperations('integrations', integrationsRoutings, async () => {
-    const { integrations } = await import('../../shared/resources/integrations.js');
-    const { secretItems, oauthConnections, appConfigs } = await import('../../shared/resources/secrets.js');
+    const { integrations } = await import('../../shared/integrations/integrations-resource.js');
+    const { secretItems, oauthConnections, appConfigs } = await import('../../shared/secrets/secrets-resource.js');
     return [integrations, secretItems, oauthConnections, appConfigs];
   }),
   'integrations.setActive': lazyOperation(async () => (await import('./set-active.js')).setActive),

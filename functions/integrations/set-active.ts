@@ -5,7 +5,7 @@ import { booleanParam } from '../../shared/http/param-schemas.js';
 import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
 import { pathId } from '../../shared/resources/engine.js';
-import { integrations } from '../../shared/resources/integrations.js';
+import { integrations } from '../../shared/integrations/integrations-resource.js';
 import { serializeRecord } from '../../shared/resources/serialize.js';
 
 export const setActiveSchema = v.object({ active: booleanParam });

@@ -7,13 +7,13 @@ import { numbersRoutes } from '../../shared/http/routes/numbers.js';
 /** Tracking numbers (bought and released through the number provider) and number pools. */
 export const handler = createRouteGroupHandler('numbers', numbersRoutes, {
   ...lazyGroupOperations('numbers', numbersRoutings, async () => {
-    const { phoneNumbers } = await import('../../shared/resources/phone-numbers.js');
-    const { ringPools } = await import('../../shared/resources/ring-pools.js');
-    const { numberOrderPrefixes, numberOrders } = await import('../../shared/resources/number-orders.js');
+    const { phoneNumbers } = await import('../../shared/numbers/phone-numbers-resource.js');
+    const { ringPools } = await import('../../shared/numbers/ring-pools-resource.js');
+    const { numberOrderPrefixes, numberOrders } = await import('../../shared/numbers/number-orders-resource.js');
     return [phoneNumbers, ringPools, numberOrderPrefixes, numberOrders];
   }),
   'phone_numbers.search': lazyOperation(async () => (await import('./search.js')).searchPhoneNumbers),
-  'number_orders.resume': lazyOperation(async () => (await import('../../shared/numbers/number-order-fill.js')).resumeNumberOrder),
+  'number_orders.resume': lazyOperation(async () => (await import('../../shared/numbers/number-order-resume.js')).resumeNumberOrder),
   'numbers.lookup': lazyOperation(async () => (await import('./number-lookup.js')).numberLookup),
   'numbers.lookupPreflight': lazyOperation(async () => (await import('./number-lookup.js')).numberLookupPreflight),
 });

@@ -4,7 +4,7 @@ import { blankable, booleanParam, integerParam } from '../../shared/http/param-s
 import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
 import { searchFreeNumbers } from '../../shared/numbers/search.js';
-import { areaCodeParam, containsParam } from '../../shared/resources/phone-numbers.js';
+import { areaCodeParam, containsParam } from '../../shared/numbers/phone-numbers-resource.js';
 
 export const SEARCH_DEFAULT_PER_PAGE = 25;
 export const SEARCH_MAX_PER_PAGE = 50;

@@ -8,8 +8,8 @@ export const handler = createRouteGroupHandler(
   'offers',
   offersRoutes,
   lazyGroupOperations('offers', offersRoutings, async () => {
-    const { offers, trafficSources } = await import('../../shared/resources/offers.js');
-    const { offerConversions } = await import('../../shared/resources/offer-conversions.js');
+    const { offers, trafficSources } = await import('../../shared/offers/offers-resource.js');
+    const { offerConversions } = await import('../../shared/offers/offer-conversions-resource.js');
     return [offers, trafficSources, offerConversions];
   }),
 );

@@ -7,11 +7,11 @@ import { schedulesRoutes } from '../../shared/http/routes/schedules.js';
 /** Schedules and their actions, triggers, distributions, callbacks; lead retargets and their logs; make_call. */
 export const handler = createRouteGroupHandler('schedules', schedulesRoutes, {
   ...lazyGroupOperations('schedules', schedulesRoutings, async () => {
-    const { schedules } = await import('../../shared/resources/schedules.js');
-    const { scheduleActions } = await import('../../shared/resources/schedule-actions.js');
-    const { scheduleActionGroups, scheduleTriggers, scheduleDistributions } = await import('../../shared/resources/schedule-records.js');
-    const { scheduledCallbacks } = await import('../../shared/resources/scheduled-callbacks.js');
-    const { leadRetargets } = await import('../../shared/resources/lead-retargets.js');
+    const { schedules } = await import('../../shared/leads/schedules-resource.js');
+    const { scheduleActions } = await import('../../shared/leads/schedule-actions-resource.js');
+    const { scheduleActionGroups, scheduleTriggers, scheduleDistributions } = await import('../../shared/leads/schedule-records-resource.js');
+    const { scheduledCallbacks } = await import('../../shared/leads/scheduled-callbacks-resource.js');
+    const { leadRetargets } = await import('../../shared/leads/lead-retargets-resource.js');
     return [schedules, scheduleActions, scheduleActionGroups, scheduleTriggers, scheduleDistributions, scheduledCallbacks, leadRetargets];
   }),
   'schedules.makeCall': lazyOperation(async () => (await import('./make-call.js')).makeCall),

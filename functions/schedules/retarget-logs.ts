@@ -1,7 +1,7 @@
 import { dayLogOperations } from '../../shared/http/day-log-list.js';
 import { idParam, oneOf } from '../../shared/http/param-schemas.js';
 import { LEAD_RETARGET_LOG_COLUMNS, LEAD_RETARGET_LOGS } from '../../shared/leads/lead-retarget.js';
-import { RETARGET_TYPES } from '../../shared/resources/lead-retargets.js';
+import { RETARGET_TYPES } from '../../shared/leads/lead-retargets-resource.js';
 
 /** `GET /api/v1/lead_retarget_logs`: what each lead retarget did to each lead, newest first by cursor. */
 export const { list: listLeadRetargetLogs, listSchema: leadRetargetLogListSchema } = dayLogOperations({

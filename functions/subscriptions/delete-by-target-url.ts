@@ -6,7 +6,7 @@ import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
 import { writableInput } from '../../shared/resources/engine.js';
 import { serializeRecord } from '../../shared/resources/serialize.js';
-import { subscriptions } from '../../shared/resources/subscriptions.js';
+import { subscriptions } from '../../shared/events/subscriptions-resource.js';
 
 export const deleteByTargetUrlSchema = v.object({ target_url: v.optional(blankable(presentString)) });
 

@@ -11,9 +11,9 @@ import { subscriptionsRoutes } from '../../shared/http/routes/subscriptions.js';
  */
 export const handler = createRouteGroupHandler('subscriptions', subscriptionsRoutes, {
   ...lazyGroupOperations('subscriptions', subscriptionsRoutings, async () => {
-    const { subscriptions } = await import('../../shared/resources/subscriptions.js');
-    const { outgoingWebhookUrls, outgoingWebhooks } = await import('../../shared/resources/outgoing-webhooks.js');
-    const { webhookManualFires } = await import('../../shared/resources/webhook-manual-fires.js');
+    const { subscriptions } = await import('../../shared/events/subscriptions-resource.js');
+    const { outgoingWebhookUrls, outgoingWebhooks } = await import('../../shared/events/outgoing-webhooks-resource.js');
+    const { webhookManualFires } = await import('../../shared/events/webhook-manual-fires-resource.js');
     return [subscriptions, outgoingWebhookUrls, outgoingWebhooks, webhookManualFires];
   }),
   'subscriptions.deleteByTargetUrl': lazyOperation(async () => (await import('./delete-by-target-url.js')).deleteByTargetUrl),

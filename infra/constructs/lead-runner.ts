@@ -15,12 +15,12 @@ import { SOUND_KEY_PREFIX } from '../../shared/call-config/sound-audio.js';
 import { EXPORT_KEY_PREFIX } from '../../shared/admin/export-keys.js';
 import { IMPORT_KEY_PREFIX } from '../../shared/contact-imports/import-keys.js';
 import { routeGroups } from '../../shared/http/route-groups.js';
-import { LEAD_RUNNER_TIMEOUT_SECONDS, STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/leads/steps-queue.js';
+import { LEAD_RUNNER_TIMEOUT_SECONDS, STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/adapters/steps-queue.js';
 import { deadLetterDepthAlarm } from './events-queue.js';
 import { createServiceFunction } from './function-defaults.js';
 import { allowReadingSecret } from './grants.js';
 
-/** The runner's timeout (shared/leads/steps-queue.ts says what it covers). */
+/** The runner's timeout (shared/adapters/steps-queue.ts says what it covers). */
 export const LEAD_RUNNER_TIMEOUT = Duration.seconds(LEAD_RUNNER_TIMEOUT_SECONDS);
 
 export interface LeadRunnerProps {

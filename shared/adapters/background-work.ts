@@ -1,4 +1,4 @@
-import { STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from '../leads/steps-queue.js';
+import { STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from './steps-queue.js';
 import { logger } from '../logger.js';
 import { traced } from '../observability/tracer.js';
 import type { BackgroundWork, BackgroundWorkPort } from '../ports/background-work.js';

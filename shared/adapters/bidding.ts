@@ -4,7 +4,7 @@ import { localAdapters } from './local-registry.js';
 
 /**
  * BIDDING_ADAPTER: `http` (default, every mode: bidders are HTTP endpoints) or `local` (bidders
- * answered in this process from their URL's query: shared/adapters/local/local-bidders.ts).
+ * answered in this process from their URL's query: shared/local/local-bidders.ts).
  */
 export function createBiddingPort(env: NodeJS.ProcessEnv = process.env): BiddingPort {
   const adapter = env.BIDDING_ADAPTER || 'http';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { REUSED_CONNECTION_RESET, sendOutbound } from '../events/outbound/send.js';
+import { REUSED_CONNECTION_RESET, sendOutbound } from '../outbound/send.js';
 import type { BiddingPort, BidHttpRequest, BidHttpResponse } from '../ports/bidding.js';
 
 /** Bid answers are small; more than this is not read (and fails as an answer that is not JSON). */

@@ -1,5 +1,4 @@
 import type { EventQueuePort } from '../ports/events.js';
-import { maxAttempts, retryPolicyFromEnv } from '../events/retry-schedule.js';
 import type { TelephonyPort } from '../ports/telephony.js';
 import { traced } from '../observability/tracer.js';
 import { carrierTokenConfigured, carrierTokenSource } from './carrier-secret.js';
@@ -95,11 +94,12 @@ export function numberProvider(): NumberProvider {
 export function createEventQueue(env: NodeJS.ProcessEnv = process.env): EventQueuePort {
   const adapter = env.EVENTS_ADAPTER || 'sqs';
   if (adapter === 'local') {
-    return new (localAdapters('EVENTS_ADAPTER').TableQueue)({
+    const local = localAdapters('EVENTS_ADAPTER');
+    return new local.TableQueue({
       name: env.LOCAL_QUEUE_NAME || 'events',
       visibilityTimeoutSeconds: LOCAL_VISIBILITY_TIMEOUT_SECONDS,
       // As the stack's redrive policy: one receive per attempt of the retry schedule.
-      maxReceiveCount: maxAttempts(retryPolicyFromEnv(env)),
+      maxReceiveCount: local.eventAttempts(env),
     });
   }
   if (adapter === 'sqs') {

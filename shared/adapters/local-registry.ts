@@ -4,7 +4,7 @@ import type { EmailOutbox } from './local/email-outbox.js';
 import type { FileObjectStorage } from './local/file-object-storage.js';
 import type { FixedTranscripts } from './local/fixed-transcripts.js';
 import type { BackgroundWork } from '../ports/background-work.js';
-import type { LocalBidders } from './local/local-bidders.js';
+import type { BiddingPort } from '../ports/bidding.js';
 import type { LocalEncryption } from './local/local-encryption.js';
 import type { TableQueue } from './local/table-queue.js';
 import type { TableWork } from './local/table-work.js';
@@ -14,7 +14,7 @@ import type { TestNumberRange } from './local/test-number-range.js';
 /**
  * The local adapters' constructors, for the factories in this folder. The factories import no
  * local adapter module, so no Lambda bundle carries them (a function in AWS never runs them):
- * shared/adapters/local/register.ts imports them all and registers them here, and every local
+ * shared/local/register-adapters.ts imports them all and registers them here, and every local
  * entry point imports it first (`npm start`, the CLIs that build ports, the test setup, the
  * benches). Only types are imported above.
  */
@@ -24,7 +24,8 @@ export interface LocalAdapters {
   EmailOutbox: typeof EmailOutbox;
   FileObjectStorage: typeof FileObjectStorage;
   FixedTranscripts: typeof FixedTranscripts;
-  LocalBidders: typeof LocalBidders;
+  /** Bidders answered in this process (shared/local/local-bidders.ts: it answers as a bidder would, above this layer). */
+  LocalBidders: new () => BiddingPort;
   LocalEncryption: typeof LocalEncryption;
   TableQueue: typeof TableQueue;
   TableScheduler: typeof TableScheduler;
@@ -32,13 +33,15 @@ export interface LocalAdapters {
   TestNumberRange: typeof TestNumberRange;
   /** Runs one item of background work in this process (what the lead runner does with a queued message in AWS). */
   runBackgroundWork: (work: BackgroundWork) => Promise<void>;
+  /** Attempts of an event delivery under the configured retry schedule (shared/events/retry-schedule.ts): the local events queue's receive count. */
+  eventAttempts: (env: NodeJS.ProcessEnv) => number;
   /** test-number-range.ts's default range (LOCAL_NUMBER_RANGE unset). */
   DEFAULT_LOCAL_NUMBER_RANGE: string;
 }
 
 let registered: LocalAdapters | undefined;
 
-/** Makes the local adapters available to the factories (shared/adapters/local/register.ts). */
+/** Makes the local adapters available to the factories (shared/local/register-adapters.ts). */
 export function registerLocalAdapters(adapters: LocalAdapters): void {
   registered = adapters;
 }
@@ -55,7 +58,7 @@ export function registeredLocalAdapters(): LocalAdapters | undefined {
 export function localAdapters(setting: string): LocalAdapters {
   if (!registered) {
     throw new Error(
-      `${setting}=local needs the local adapters: they are registered by npm start, the CLIs and the test setup (shared/adapters/local/register.ts), and are not in Lambda bundles`,
+      `${setting}=local needs the local adapters: they are registered by npm start, the CLIs and the test setup (shared/local/register-adapters.ts), and are not in Lambda bundles`,
     );
   }
   return registered;

@@ -3,14 +3,14 @@ import { createRecord, deleteRecord, nextId, queryAllRecords, queryRecordPage, u
 import { objectStorage } from '../adapters/object-storage.js';
 import { toCsv } from '../http/csv.js';
 import { ValidationError } from '../http/errors.js';
-import { EXPORTABLE_RESOURCES } from '../resources/admin-exports.js';
+import { EXPORTABLE_RESOURCES } from './exportable-resources.js';
 import { allColumns, type HookContext, type ResourceBehaviour, type ResourceView } from '../resources/define.js';
 import { serializeMany } from '../resources/engine.js';
 import { recordPredicate, withoutHidden } from '../resources/list-conditions.js';
 import { exportFileKey } from './export-keys.js';
 
 /**
- * Runs an admin table export (shared/resources/admin-exports.ts): the company's records of the
+ * Runs an admin table export (shared/admin/admin-exports-resource.ts): the company's records of the
  * exporter's `data_type`, in id order, serialized by the engine as its list endpoint serializes
  * them and written with the same CSV code, so a file's rows are the list endpoint's CSV rows.
  *

@@ -1,5 +1,5 @@
 import { ForbiddenError, HttpError, NotFoundError } from '../http/errors.js';
-import { CAP_FIELDS } from '../resources/buyer-caps.js';
+import { CAP_FIELDS } from '../buyers/buyer-caps.js';
 import { missingPermission, type Access, type BuyerTeam, type Grant, type PermissionAction, type RoutePermission } from './permissions.js';
 
 /**

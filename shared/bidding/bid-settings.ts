@@ -1,6 +1,6 @@
 /**
  * A bidding buyer's settings as the routing core reads them from the buyer record, with their
- * defaults and bounds (the write rules are in shared/resources/rtb-fields.ts). Pure.
+ * defaults and bounds (the write rules are in shared/buyers/rtb-fields.ts). Pure.
  */
 export const BUYER_TYPES = ['static', 'rtb'] as const;
 export type BuyerType = (typeof BUYER_TYPES)[number];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getRecord, queryAllRecords } from '../db/records.js';
 import { updateWithChangeLog } from '../resources/change-log.js';
 import { ValidationError } from '../http/errors.js';
-import { BUYER_WRITABLE_FIELDS } from '../resources/buyer-field-names.js';
+import { BUYER_WRITABLE_FIELDS } from './buyer-field-names.js';
 import type { HookContext } from '../resources/define.js';
 import type { QueueMessage } from '../ports/events.js';
 import { resetTotalCounters } from './counters.js';

@@ -3,7 +3,7 @@ import { parseTimeRange } from './schedule.js';
 
 /**
  * The request schema of a weekly schedule's days (buyers' business hours and conversion
- * schedules, shared/resources/buyer-fields.ts), apart from the schedule's reading (schedule.ts),
+ * schedules, shared/buyers/buyer-fields.ts), apart from the schedule's reading (schedule.ts),
  * which the call path uses: functions that read schedules do not bundle the write rules.
  */
 

@@ -6,11 +6,11 @@ import { ValidationError, type FieldErrors } from '../http/errors.js';
 import { moveToEndOfSchedule, type StepEffect } from '../leads/lead-changes.js';
 import { cancelPending, schedulePending } from '../leads/lead-steps.js';
 import { getLead, transitionLead } from '../leads/lead-store.js';
-import { COPIED_FROM_DISPOSITION, DISPOSITION_FLAGS } from '../resources/call-dispositions.js';
+import { COPIED_FROM_DISPOSITION, DISPOSITION_FLAGS } from './call-dispositions-view.js';
 import type { HookContext } from '../resources/define.js';
 
 /**
- * Agent call dispositions (shared/resources/call-dispositions.ts): the call must be the company's
+ * Agent call dispositions (shared/call-config/call-dispositions-resource.ts): the call must be the company's
  * and the outcome one the call's offer may use; the outcome's name, colours and flags are copied
  * onto the record as it is written, and its effects follow each successful write. Every effect is
  * idempotent (a repeated write sets the same values), so a retried request does no harm.

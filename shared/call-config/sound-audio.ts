@@ -2,7 +2,7 @@ import type { LargeFieldLimit } from '../http/input-limits.js';
 
 /**
  * Sound files' audio, checked before anything is stored (pure; the resource is
- * shared/resources/sound-files.ts). Uploads arrive as base64 in the JSON body, so their size is
+ * shared/call-config/sound-files-resource.ts). Uploads arrive as base64 in the JSON body, so their size is
  * bounded by what reaches the function: Lambda takes at most 6 MB of request and answers at most
  * RESPONSE_BUDGET_BYTES (5 MB); 3 MB of audio is 4 MB of base64 either way, with room for the
  * rest of the body. That is about three minutes of 128 kbit/s MP3: prompts, whispers, hold music.

@@ -8,7 +8,7 @@ import { logger } from '../logger.js';
 
 /**
  * Audio for the carrier to play (router prompts, whispers, hold queues): a sound file or a
- * playlist of them (shared/resources/sound-files.ts). The carrier fetches each URL itself:
+ * playlist of them (shared/call-config/sound-files-resource.ts). The carrier fetches each URL itself:
  * in AWS a presigned S3 GetObject URL; with local object storage, the service's own
  * GET /api/v1/sound_files/audio/{playback_token}, authorised by the file's unguessable token.
  */

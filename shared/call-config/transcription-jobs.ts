@@ -106,7 +106,7 @@ export async function transcribeCallRecording(companyId: number, callId: number,
   }
 }
 
-// Standalone transcriptions' resource behaviour (shared/resources/transcriptions.ts).
+// Standalone transcriptions' resource behaviour (shared/call-config/transcriptions-resource.ts).
 
 export async function prepareCreate(context: HookContext, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
   const callId = fields.call_id ?? null;

@@ -1,15 +1,11 @@
 import { updateRecord, type StoredRecord } from '../db/records.js';
-import { ConflictError } from '../http/errors.js';
-import type { Operation } from '../http/request.js';
 import { logger } from '../logger.js';
-import { contactImports } from '../resources/contact-imports.js';
 import type { HookContext } from '../resources/define.js';
-import { findVisible, recordResult } from '../resources/engine.js';
 import { UPLOAD_URL_SECONDS, type ImportRef } from './import-keys.js';
 import { continueImport, storeImportFile, uploadUrl } from './upload.js';
 
 /**
- * What the API's requests do with a contact import (the resource's hooks and resume). They parse
+ * What the API's requests do with a contact import (the resource's hooks; resume is in import-resume.ts). They parse
  * no CSV and import no row: a body import is stored like an upload whose file came with the
  * request, and every import runs in the background (shared/contact-imports/import-work.ts, in
  * the lead runner). This module keeps the contacts function free of the CSV parser and the
@@ -62,19 +58,3 @@ async function queue(ref: ImportRef): Promise<void> {
     logger.error('could not queue a contact import’s background step (a resume queues it again)', { ...ref, error });
   }
 }
-
-/**
- * POST /api/v1/contact_imports/{id}/resume: queues the import's next background step and answers
- * the record as it stands (409 when it is completed, failed, awaiting its upload, or a step holds
- * its work lease now).
- */
-export const resumeContactImport: Operation = async (request) => {
-  const companyId = request.auth.companyId;
-  const record = await findVisible(contactImports, request);
-  if (record.status === 'completed') throw new ConflictError('status', 'is completed: nothing is left to import');
-  if (record.status === 'failed') throw new ConflictError('status', 'is failed: the file was refused (see file_errors)');
-  if (record.status === 'awaiting_upload') throw new ConflictError('status', 'is awaiting its upload (a file PUT to upload_url is taken in the background)');
-  if (typeof record.lease_until === 'string' && Date.parse(record.lease_until) > request.now.getTime()) throw new ConflictError('status', 'is being imported in the background now');
-  await continueImport({ companyId, importId: record.id });
-  return recordResult(contactImports, request, record);
-};

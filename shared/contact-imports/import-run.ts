@@ -16,7 +16,7 @@ import type { HookContext } from '../resources/define.js';
 import { chunkRows, rowValues } from './csv-rows.js';
 
 /**
- * Running a contact import (shared/resources/contact-imports.ts), for the background steps only
+ * Running a contact import (shared/contact-imports/contact-imports-resource.ts), for the background steps only
  * (shared/contact-imports/import-work.ts, in the lead runner): requests never run one, so the
  * contacts function bundles neither this, the CSV reader, nor the lead engine. A step runs for one
  * time budget and queues the next until the import completes. A lease on the record keeps two

@@ -1,4 +1,4 @@
-import { recordCharge } from '../../functions/calls/charges.js';
+import { recordCharge } from '../reporting/charges.js';
 import { createDataProvider, missingDataProvider } from '../adapters/data-provider.js';
 import { getRecord } from '../db/records.js';
 import { ValidationError } from '../http/errors.js';

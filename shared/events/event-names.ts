@@ -1,19 +1,7 @@
-/** The events a subscription can name (the reference's Events table). */
-export const EVENT_NAMES = [
-  'new_call',
-  'call_ringing',
-  'call_forwarded',
-  'call_ended',
-  'call_changed',
-  'new_lead',
-  'lead_ended',
-  'lead_converted',
-  'lead_opted_out',
-  'lead_changed',
-  'incoming_text_message',
-] as const;
+import { EVENT_NAMES, type EventName } from '../ports/events.js';
 
-export type EventName = (typeof EVENT_NAMES)[number];
+// The event names are the events port's vocabulary (shared/ports/events.ts); re-exported for the domain code that reads them here.
+export { EVENT_NAMES, type EventName };
 
 /**
  * What fires an outgoing webhook: an event of the table above, `manual` (only a

@@ -1,6 +1,10 @@
 import { addFieldError, HttpError, ValidationError, type FieldErrors } from './errors.js';
 import type { Params } from './request.js';
 
+import type { LargeFieldLimit } from './large-field-limit.js';
+
+export type { LargeFieldLimit };
+
 /**
  * The limits every request is held to before any operation sees it, checked once here so that
  * a new route inherits them. They sit well inside DynamoDB's own (2,048-byte partition keys,
@@ -28,17 +32,6 @@ export const INPUT_LIMITS = {
   /** Smallest non-zero magnitude of a number (DynamoDB refuses below 1e-130). */
   numberPrecision: 1e-9,
 } as const;
-
-/**
- * A route that takes one large field (a sound file's base64 audio): its body may be larger than
- * `bodyBytes` above, and that one top-level field (or the same field inside the resource's root
- * node) longer than `stringChars`. Declared on the route (shared/http/routes/<group>.ts), nowhere else.
- */
-export interface LargeFieldLimit {
-  field: string;
-  bodyBytes: number;
-  chars: number;
-}
 
 /** Keys that could reach an object's prototype when copied with assignment: dropped wherever they appear. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

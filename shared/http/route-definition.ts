@@ -6,9 +6,9 @@
  * so the route key is the same string in every mode.
  */
 import { needs, type PermissionAction, type RoutePermission } from '../auth/permissions.js';
-import type { CrudOperation } from '../resources/define.js';
+import type { CrudOperation } from '../resources/routing/resource-routing.js';
 import type { ResourceRouting } from '../resources/routing/resource-routing.js';
-import type { LargeFieldLimit } from './input-limits.js';
+import type { LargeFieldLimit } from './large-field-limit.js';
 import type { RouteGroup } from './route-groups.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';

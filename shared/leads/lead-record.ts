@@ -1,5 +1,7 @@
 import type { StoredRecord } from '../db/records.js';
 
+export type { LeadStepEntry } from '../ports/scheduler.js';
+
 /**
  * A lead: one caller (and/or e-mail) submitted to an offer or a schedule with its data tokens.
  * High-volume, so stored like calls (shared/leads/lead-store.ts); `version` is the optimistic
@@ -65,13 +67,6 @@ export interface SkippedAction {
   result: 'skipped';
   reason: string;
   skipped_at: string;
-}
-
-/** The scheduler entry of one step of one lead; the version makes stale and repeated fires no-ops. */
-export interface LeadStepEntry {
-  companyId: number;
-  leadId: number;
-  version: number;
 }
 
 /** What a lead belongs to: its schedule when it has one, else its offer. */

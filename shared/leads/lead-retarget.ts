@@ -14,7 +14,7 @@ import { filterHolds, leadTokens, type ScheduleAction } from './schedule-steps.j
 import { waitingLeadPages } from './schedule-store.js';
 
 /**
- * Lead retargets (shared/resources/lead-retargets.ts): the active, waiting leads of the source
+ * Lead retargets (shared/leads/lead-retargets-resource.ts): the active, waiting leads of the source
  * schedule (the company's waiting-leads index, gsi1, read at most SCAN_CAP items) that match the
  * filter are moved into the target schedule's first action, or copied as new leads there. Each
  * lead is one transaction with its lead_retarget_logs entry, so the log says exactly what happened.

@@ -5,7 +5,7 @@ import { pendStep, schedulePending } from './lead-steps.js';
 import { getLead, transitionLead } from './lead-store.js';
 
 /**
- * Scheduled callbacks (shared/resources/scheduled-callbacks.ts): the lead's callback_at is set
+ * Scheduled callbacks (shared/leads/scheduled-callbacks-resource.ts): the lead's callback_at is set
  * and its pending step moved to the callback (or kept, when it was due sooner) before the record
  * is written; the engine dials at that time and then goes on where the lead was.
  */

@@ -51,7 +51,7 @@ const runtimeFile = join(dataDir, 'runtime.json');
 
 // Imported only now: these modules read the configuration above when they load. The local
 // adapters first: the factories find them registered (they are not in Lambda bundles).
-await import('../adapters/local/register.js');
+await import('./register-adapters.js');
 const { createDocumentClient } = await import('../db/client.js');
 const { ensureTable } = await import('./table-setup.js');
 const { localVoiceToken, seedDefaultCompany } = await import('./seed.js');

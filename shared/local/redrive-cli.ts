@@ -20,7 +20,7 @@ process.env.TABLE_NAME = runtime.table_name;
 process.env.EVENTS_ADAPTER = 'local';
 process.env.SCHEDULER_ADAPTER = 'local';
 
-await import('../adapters/local/register.js');
+await import('./register-adapters.js');
 const { eventQueue } = await import('../adapters/index.js');
 const queue = eventQueue() as import('../adapters/local/table-queue.js').TableQueue;
 const waiting = await queue.deadLetters();

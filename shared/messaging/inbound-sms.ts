@@ -8,7 +8,7 @@ import { findNumber } from '../numbers/lookup.js';
 import { normalizeCallerNumber } from '../phone.js';
 import type { QueueMessage } from '../ports/events.js';
 import { lookupsOf } from '../resources/engine.js';
-import { incomingTextMessages } from '../resources/incoming-text-messages.js';
+import { incomingTextMessages } from './incoming-text-messages-resource.js';
 import { serializeRecord } from '../resources/serialize.js';
 import { carrierCallId, textField } from '../voice/callback-fields.js';
 

@@ -1,18 +1,17 @@
 import { numberProvider } from '../adapters/index.js';
 import { budgetFromEnv, takeWorkLease } from '../db/work-lease.js';
 import { getRecord, updateRecord, type StoredRecord } from '../db/records.js';
-import { ConflictError, HttpError, NotFoundError } from '../http/errors.js';
-import type { Operation, OperationRequest, OperationResult } from '../http/request.js';
+import { ConflictError, HttpError } from '../http/errors.js';
+import type { OperationRequest, OperationResult } from '../http/request.js';
 import { numbersRoutes } from '../http/routes/numbers.js';
 import { logger } from '../logger.js';
 import type { HookContext } from '../resources/define.js';
-import { crudOperations, findVisible, recordResult } from '../resources/engine.js';
-import { numberOrders } from '../resources/number-orders.js';
-import { phoneNumbers } from '../resources/phone-numbers.js';
+import { crudOperations } from '../resources/engine.js';
+import { phoneNumbers } from './phone-numbers-resource.js';
 import { searchFreeNumbers } from './search.js';
 
 /**
- * Filling a number order (shared/resources/number-orders.ts), within the request that creates it
+ * Filling a number order (shared/numbers/number-orders-resource.ts), within the request that creates it
  * (and POST /api/v1/number_orders/{id}/resume): one number at a time, each bought and recorded by
  * the phone_numbers create operation itself (same checks, provider purchase, unique lookup and
  * release when the write fails), the order's progress saved after each. A request fills for at
@@ -143,18 +142,3 @@ export async function afterWrite(context: HookContext, change: { before?: Record
   if (change.before) return;
   return fill(context, change.after as StoredRecord);
 }
-
-/** POST /api/v1/number_orders/{id}/resume: goes on filling an in_progress order (409 when it is not open or being filled). */
-export const resumeNumberOrder: Operation = async (request) => {
-  const companyId = request.auth.companyId;
-  const order = await findVisible(numberOrders, request);
-  if (order.status !== 'pending' && order.status !== 'in_progress') throw new ConflictError('status', `is ${String(order.status)}: only a pending or in_progress order can be resumed`);
-  const stored = await fill({ companyId, userId: request.auth.userId, now: request.now }, order);
-  if (!Object.keys(stored).length) {
-    const now = await getRecord(companyId, 'number_orders', order.id);
-    if (!now) throw new NotFoundError();
-    if (now.status === 'pending' || now.status === 'in_progress') throw new ConflictError('status', 'is being filled by another request');
-    return recordResult(numberOrders, request, now);
-  }
-  return recordResult(numberOrders, request, { ...order, ...stored });
-};

@@ -2,7 +2,7 @@ import { queryAllRecords } from '../db/records.js';
 import { updateWithChangeLog } from '../resources/change-log.js';
 import type { HookContext } from '../resources/define.js';
 import { indexChanges, lookupsOf } from '../resources/engine.js';
-import { phoneNumbers } from '../resources/phone-numbers.js';
+import { phoneNumbers } from './phone-numbers-resource.js';
 
 /** The ring_pools resource's behaviour: letting go of its numbers when it is deleted (its shown numbers: ring-pool-enrich.ts). */
 

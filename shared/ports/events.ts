@@ -1,5 +1,21 @@
-import type { EventName } from '../events/event-names.js';
 import type { EmailMessage } from './email.js';
+
+/** The events a subscription can name (the reference's Events table). */
+export const EVENT_NAMES = [
+  'new_call',
+  'call_ringing',
+  'call_forwarded',
+  'call_ended',
+  'call_changed',
+  'new_lead',
+  'lead_ended',
+  'lead_converted',
+  'lead_opted_out',
+  'lead_changed',
+  'incoming_text_message',
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];
 
 /** A domain event (new_call, call_ended, ...) with the object it is about. */
 export interface DomainEvent {

@@ -1,4 +1,9 @@
-import type { LeadStepEntry } from '../leads/lead-record.js';
+/** The scheduler entry of one step of one lead; the version makes stale and repeated fires no-ops. */
+export interface LeadStepEntry {
+  companyId: number;
+  leadId: number;
+  version: number;
+}
 
 /**
  * Runs a lead's next schedule step at a time: the design's lead waits. AWS: a one-time

@@ -8,7 +8,7 @@ import { isoWithOffset } from '../time.js';
  * Datasets: time series of one statistic by interval (and optionally by a category value), read
  * from the rollups the service already keeps: the hourly call rollups (shared/calls/rollups.ts),
  * the hourly lead rollups (shared/leads/lead-rollups.ts), the daily charge rollups
- * (functions/calls/charges.ts) and the daily number-impression counters
+ * (shared/reporting/charges.ts) and the daily number-impression counters
  * (shared/reporting/number-impressions.ts). Never the calls, leads or logs themselves.
  * This module holds the catalogue (`GET /api/v1/datasets`) and the bucketing, as pure functions.
  */

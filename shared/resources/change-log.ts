@@ -7,7 +7,9 @@ import type { OperationRequest } from '../http/request.js';
 import { logger } from '../logger.js';
 import { boundChanges, objectChanges, type ChangeEvent, type LogPolicy } from './change-diff.js';
 import { updateRecord, type StoredRecord } from '../db/records.js';
-import { allColumns, type HookContext, type ResourceDefinition } from './define.js';
+import { allColumns, type ChangeAuthor, type HookContext, type ResourceDefinition } from './define.js';
+
+export type { ChangeAuthor };
 
 /**
  * Change logs: an audit trail of every create, update and delete the resource engine makes, one
@@ -43,15 +45,6 @@ export const CHANGE_LOG_COLUMNS = [
 
 /** Characters of the public key kept to tell API keys apart (the key itself stays out of logs). */
 const API_KEY_HINT_CHARS = 4;
-
-/** Who made a change, as its entry tells it. */
-export interface ChangeAuthor {
-  whodunnit: string | null;
-  user_id: number | null;
-  auth_method: string;
-  api_key_hint: string | null;
-  request_id: string | null;
-}
 
 /** Who made the change: the user of an `auth_token`, else the API key (its company is the entry's). */
 export function author(request: Pick<OperationRequest, 'auth' | 'requestId'>): ChangeAuthor {

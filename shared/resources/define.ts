@@ -3,15 +3,12 @@ import type { TransactItem } from '../db/client.js';
 import type { FieldErrors } from '../http/errors.js';
 import type { Key } from '../db/keys.js';
 import type { QueueMessage } from '../ports/events.js';
-import type { ChangeAuthor } from './change-log.js';
-import type { ResourceRouting } from './routing/resource-routing.js';
+import type { CrudOperation, ResourceRouting } from './routing/resource-routing.js';
 
 /** A valibot schema for a resource's writable fields (an object in, an object out). */
 export type FieldsSchema = v.GenericSchema<unknown, Record<string, unknown>>;
 
-/** The six operations of Conventions item 3. */
-export type CrudOperation = 'list' | 'new' | 'create' | 'show' | 'update' | 'delete';
-export const ALL_OPERATIONS: readonly CrudOperation[] = ['list', 'new', 'create', 'show', 'update', 'delete'];
+export { ALL_OPERATIONS, type CrudOperation } from './routing/resource-routing.js';
 
 /** A list filter: a parameter that must equal the stored attribute of the same name. */
 export interface ListFilter {
@@ -54,7 +51,7 @@ export type Enricher = (context: HookContext, records: readonly Record<string, u
 /**
  * What showing a stored record needs, and nothing of its write side: the serializer, the list's
  * CSV and admin table exports (shared/admin/table-export.ts) read only this. Declared in
- * shared/resources/views/, which import no schemas and no write behaviour, so a function that
+ * each domain's <name>-view.ts, which imports no schemas and no write behaviour, so a function that
  * serializes any resource bundles only views; each definition takes these facts from its view.
  */
 export interface ResourceView {
@@ -143,6 +140,15 @@ export interface HiddenRecords {
 }
 
 /** What hooks see of the request. */
+/** Who made a change, as its entry tells it. */
+export interface ChangeAuthor {
+  whodunnit: string | null;
+  user_id: number | null;
+  auth_method: string;
+  api_key_hint: string | null;
+  request_id: string | null;
+}
+
 export interface HookContext {
   companyId: number;
   userId?: number;

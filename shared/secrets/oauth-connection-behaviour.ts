@@ -1,5 +1,5 @@
 import type { HookContext } from '../resources/define.js';
-import { OAUTH_TOKEN_FIELDS } from '../resources/secrets.js';
+import { OAUTH_TOKEN_FIELDS } from './secret-fields.js';
 import { encryptFields } from './encrypted-fields.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { HookContext } from '../resources/define.js';
-import { SHORTEST_VALUE_SHOWING_LAST, SHOWN_LAST_CHARACTERS } from '../resources/secrets.js';
+import { SHORTEST_VALUE_SHOWING_LAST, SHOWN_LAST_CHARACTERS } from './secret-fields.js';
 import { encryptFields } from './encrypted-fields.js';
 
 /**

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buyerGroups } from '../../shared/resources/buyers.js';
+import { buyerGroups } from '../../shared/buyers/buyers-resource.js';
 import { allColumns } from '../../shared/resources/define.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';

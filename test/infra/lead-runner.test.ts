@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/leads/steps-queue.js';
+import { STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/adapters/steps-queue.js';
 import { routeGroups, type RouteGroup } from '../../shared/http/route-groups.js';
 import { actionsOf, synth, type PolicyStatement } from './support.js';
 

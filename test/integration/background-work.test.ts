@@ -4,7 +4,7 @@ import { createBackgroundWork } from '../../shared/adapters/background-work.js';
 import { TableQueue } from '../../shared/adapters/local/table-queue.js';
 import { TableWork } from '../../shared/adapters/local/table-work.js';
 import { startBackgroundWorkRunner } from '../../shared/local/background-work-runner.js';
-import { STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/leads/steps-queue.js';
+import { STEP_MAX_RECEIVES, STEPS_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/adapters/steps-queue.js';
 import type { BackgroundWork } from '../../shared/ports/background-work.js';
 import { midDayTomorrow, pinClock, restoreClock } from '../fixtures/clock.js';
 

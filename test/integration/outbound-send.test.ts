@@ -2,8 +2,8 @@ import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NO_ALLOWED_CIDRS, parseAllowedCidrs } from '../../shared/events/outbound/address-policy.js';
-import { DEFAULT_USER_AGENT, guardedLookup, sendOutbound, type ResolveAllAddresses } from '../../shared/events/outbound/send.js';
+import { NO_ALLOWED_CIDRS, parseAllowedCidrs } from '../../shared/outbound/address-policy.js';
+import { DEFAULT_USER_AGENT, guardedLookup, sendOutbound, type ResolveAllAddresses } from '../../shared/outbound/send.js';
 
 /** A local HTTP server that records every connection and request it sees. */
 interface Recorder {

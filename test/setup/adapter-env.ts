@@ -1,10 +1,10 @@
 /**
- * Registers the local adapters with the factories (shared/adapters/local/register.ts): they are
+ * Registers the local adapters with the factories (shared/local/register-adapters.ts): they are
  * not imported by the factories, so no Lambda bundle carries them. Call it once DYNAMODB_ENDPOINT
  * and TABLE_NAME are set (the table queue and scheduler load the database client).
  */
 export async function registerLocalAdapters(): Promise<void> {
-  await import('../../shared/adapters/local/register.js');
+  await import('../../shared/local/register-adapters.js');
 }
 
 /**

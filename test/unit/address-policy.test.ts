@@ -5,7 +5,7 @@ import {
   NO_ALLOWED_CIDRS,
   parseAllowedCidrs,
   targetUrlProblem,
-} from '../../shared/events/outbound/address-policy.js';
+} from '../../shared/outbound/address-policy.js';
 
 describe('addressRefusal', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { containsKeyword, matchingGroups, tagsOf, type KeywordGroup } from '../../shared/call-config/keyword-matcher.js';
-import { carrierRecording, isAllowedRecording } from '../../shared/call-config/recording-media.js';
+import { carrierRecording, isAllowedRecording } from '../../shared/voice/recording-media.js';
 
 const group = (id: number, keywords: string[], extra: Partial<KeywordGroup> = {}): KeywordGroup => ({ id, keywords, match_mode: 'any', ...extra });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { lazyOperation } from '../../shared/http/lazy-operation.js';
 import type { Operation, OperationRequest, OperationResult } from '../../shared/http/request.js';
-import { buyerGroups, buyers } from '../../shared/resources/buyers.js';
+import { buyerGroups, buyers } from '../../shared/buyers/buyers-resource.js';
 import { groupOperations } from '../../shared/resources/engine.js';
 import { lazyGroupOperations } from '../../shared/resources/lazy-operations.js';
 import { buyersRoutings } from '../../shared/resources/routing/buyers.js';

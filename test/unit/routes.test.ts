@@ -16,7 +16,7 @@ import { offersRoutings } from '../../shared/resources/routing/offers.js';
 import { schedulesRoutings } from '../../shared/resources/routing/schedules.js';
 import { subscriptionsRoutings } from '../../shared/resources/routing/subscriptions.js';
 import { groupOperations } from '../../shared/resources/engine.js';
-import { offers } from '../../shared/resources/offers.js';
+import { offers } from '../../shared/offers/offers-resource.js';
 
 /** Every endpoint of the API reference that is implemented so far (grows with each issue). */
 const REFERENCE_ENDPOINTS = [

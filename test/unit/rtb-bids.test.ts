@@ -124,7 +124,7 @@ describe('report rows by buyer', () => {
 
 describe('the local bidding adapter', () => {
   it('answers from the URL query as npm run bidder does', async () => {
-    const { LocalBidders } = await import('../../shared/adapters/local/local-bidders.js');
+    const { LocalBidders } = await import('../../shared/local/local-bidders.js');
     const port = new LocalBidders();
     const ask = (url: string, timeoutMs = 800) => port.ask({ url, method: 'POST', headers: {}, body: '{}', timeoutMs });
     expect(readBidAnswer(settings(), await ask('http://bidder.local/?bid=42.5&number=%2B14155550142'))).toMatchObject({ ok: true, amount: 42.5, number: '+14155550142' });

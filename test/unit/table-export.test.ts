@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORT_KEY_PREFIX, exportFileKey } from '../../shared/admin/export-keys.js';
 import { exportColumns } from '../../shared/admin/table-export.js';
-import { EXPORTABLE_RESOURCES } from '../../shared/resources/admin-exports.js';
+import { EXPORTABLE_RESOURCES } from '../../shared/admin/admin-exports-resource.js';
 import { allColumns } from '../../shared/resources/define.js';
 import { resourceByName } from '../../shared/resources/registry.js';
 import { ValidationError } from '../../shared/http/errors.js';

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { carrierRecording } from '../../call-config/recording-media.js';
+import { carrierRecording } from '../../voice/recording-media.js';
 import type { CarrierTokenSource } from '../carrier-secret.js';
 
 /**
  * Amazon Transcribe reads media from S3 only, so a carrier recording (its URL on the carrier's
- * API, shared/call-config/recording-media.ts) is copied into the transcripts bucket before its job
+ * API, shared/voice/recording-media.ts) is copied into the transcripts bucket before its job
  * starts: `<recording>.mp3` streamed from the carrier with the account's Basic auth straight into
  * a PutObject of its Content-Length, never held in memory. Only the carrier's API is fetched: the
  * URL is rebuilt from the account and recording ids of a URL matching the carrier pattern, on the

@@ -1,8 +1,7 @@
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { clock } from '../clock.js';
-import type { LeadStepEntry } from '../../leads/lead-record.js';
-import type { SchedulerPort } from '../../ports/scheduler.js';
+import type { LeadStepEntry, SchedulerPort } from '../../ports/scheduler.js';
 
 /**
  * Lead steps in AWS (docs/leads.md, "Waits"). A step due in a minute or more is a one-time

@@ -1,8 +1,7 @@
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.js';
 import { keys } from '../../db/keys.js';
-import type { LeadStepEntry } from '../../leads/lead-record.js';
-import type { SchedulerPort } from '../../ports/scheduler.js';
+import type { LeadStepEntry, SchedulerPort } from '../../ports/scheduler.js';
 
 export interface DueEntry {
   entry: LeadStepEntry;

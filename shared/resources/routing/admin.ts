@@ -9,7 +9,7 @@ export const dataExportRecords = routing({ name: 'data_export_records', group: '
 export const adminTasks = routing({ name: 'admin_tasks', group: 'admin', operations: ALL_OPERATIONS, csv: true });
 export const applicationClusters = routing({ name: 'application_clusters', group: 'admin', operations: ['list', 'new', 'create', 'show', 'update'], csv: true });
 export const bigintMigrations = routing({ name: 'bigint_migrations', group: 'admin', operations: ALL_OPERATIONS, csv: true });
-// Agents and call centers (shared/resources/agents.ts); agent widgets are made with their agent, agent timestamps by the service.
+// Agents and call centers (shared/agents/agents-resource.ts); agent widgets are made with their agent, agent timestamps by the service.
 export const callCenters = routing({ name: 'call_centers', group: 'admin', operations: ALL_OPERATIONS, csv: true });
 export const agentStatuses = routing({ name: 'agent_statuses', group: 'admin', operations: ALL_OPERATIONS, csv: true });
 export const voiceAgents = routing({ name: 'voice_agents', group: 'admin', operations: ALL_OPERATIONS, csv: true });

@@ -10,7 +10,7 @@ export const contactFieldViews = routing({ name: 'contact_field_views', group: '
 export const incomingTextMessages = routing({ name: 'incoming_text_messages', group: 'contacts', operations: ['list', 'show'], csv: true });
 export const dataAppendGroups = routing({ name: 'data_append_groups', group: 'contacts', operations: ALL_OPERATIONS, csv: true });
 export const dataAppends = routing({ name: 'data_appends', group: 'contacts', operations: ALL_OPERATIONS, csv: true });
-// The CSV arrives in the create's body (shared/resources/contact-imports.ts bounds it); no delete: an import is history.
+// The CSV arrives in the create's body (shared/contact-imports/contact-imports-resource.ts bounds it); no delete: an import is history.
 export const contactImports = routing({ name: 'contact_imports', group: 'contacts', operations: ['list', 'new', 'create', 'show', 'update'], createLargeField: CONTACT_IMPORT_UPLOAD, csv: true });
 
 /** The contacts group's resources, in the route table's order. */

@@ -1,6 +1,9 @@
-import type { LargeFieldLimit } from '../../http/input-limits.js';
+import type { LargeFieldLimit } from '../../http/large-field-limit.js';
 import type { RouteGroup } from '../../http/route-groups.js';
-import type { CrudOperation } from '../define.js';
+
+/** The six operations of Conventions item 3. */
+export type CrudOperation = 'list' | 'new' | 'create' | 'show' | 'update' | 'delete';
+export const ALL_OPERATIONS: readonly CrudOperation[] = ['list', 'new', 'create', 'show', 'update', 'delete'];
 
 /**
  * A registry resource's routing facts: its name, the route group (Lambda) serving it, its
