@@ -44,6 +44,21 @@ describe('a menu answer', () => {
     expect(matchAnswer(answers, { digits: '9', speech: 'support' })?.id).toBe(3);
   });
 
+  it('drops only a trailing #, splits words at punctuation, and compares in lower case', () => {
+    const menu: MenuAnswer[] = [
+      { id: 1, digits: '5', speech_keywords: ['sales team'] },
+      { id: 2, digits: '', speech_keywords: ['straße'] },
+    ];
+    expect(matchAnswer(menu, { digits: '5#', speech: '' })?.id).toBe(1);
+    expect(matchAnswer(menu, { digits: '#5', speech: '' })).toBeUndefined();
+    expect(matchAnswer(menu, { digits: '', speech: 'sales-team' })?.id).toBe(1);
+    // No keys pressed never matches an answer by its (empty) digits.
+    expect(matchAnswer(menu, { digits: '', speech: 'hello' })).toBeUndefined();
+    // Lower case, not upper: "ß" upper-cases to "SS", which would make "strasse" a match.
+    expect(matchAnswer(menu, { digits: '', speech: 'Straße' })?.id).toBe(2);
+    expect(matchAnswer(menu, { digits: '', speech: 'strasse' })).toBeUndefined();
+  });
+
   it('repeats while the plays after the first stay under the maximum, calling blank input no input', () => {
     const none = { digits: '  ', speech: ' ' };
     expect(decideMenu(answers, undefined, none, 0, 1)).toEqual({ kind: 'repeat', repeats: 1, reason: 'no_input' });
@@ -61,6 +76,8 @@ describe('state call limits', () => {
     expect(applicableStateLimits([{ ...limit, offer_id: 3 }], 'CA', 3)).toHaveLength(1);
     expect(applicableStateLimits([limit], 'NV', null)).toEqual([]);
     expect(applicableStateLimits([limit], '', null)).toEqual([]);
+    // A caller whose state is unknown is under no limit, whatever the stored rows hold.
+    expect(applicableStateLimits([{ ...limit, state: '' }], '', null)).toEqual([]);
     expect(applicableStateLimits([{ ...limit, enabled: false }], 'CA', null)).toEqual([]);
   });
 

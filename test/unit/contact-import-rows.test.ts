@@ -23,6 +23,7 @@ describe('the CSV of an import', () => {
     expect(readImportCsv(`${header(MAX_IMPORT_COLUMNS + 1)}\n1`)).toEqual({ ok: false, message: 'has too many columns (maximum is 100)' });
     expect(readImportCsv(`${'n'.repeat(MAX_COLUMN_NAME_CHARS)}\n1`)).toMatchObject({ ok: true });
     expect(readImportCsv(`${'n'.repeat(MAX_COLUMN_NAME_CHARS + 1)}\n1`)).toEqual({ ok: false, message: 'has a column name longer than 100 characters' });
+    expect(readImportCsv(`phone,${'n'.repeat(MAX_COLUMN_NAME_CHARS + 1)}\n1`)).toEqual({ ok: false, message: 'has a column name longer than 100 characters' });
   });
 
   it('needs a named header, and allows several unnamed columns', () => {
@@ -37,10 +38,12 @@ describe('the CSV of an import', () => {
     const fits = 'x'.repeat(CHUNK_BYTES - 4);
     expect(readImportCsv(`notes\n${fits}`)).toMatchObject({ ok: true });
     expect(readImportCsv(`notes\n${fits}x`)).toEqual({ ok: false, message: 'has a row larger than 300000 bytes' });
+    expect(readImportCsv(`notes\nsmall\n${fits}x`)).toEqual({ ok: false, message: 'has a row larger than 300000 bytes' });
   });
 
   it('names cells by column, and cuts chunks at the byte limit (a row and its separator)', () => {
-    expect(rowValues(['a', 'b'], ['1'])).toEqual({ a: '1' });
+    // No key at all for a missing or blank cell (not a key holding undefined or '').
+    expect(rowValues(['a', 'b', 'c'], ['1', ''])).toStrictEqual({ a: '1' });
     // ["ab"] is 6 bytes, plus one: 7 a row.
     const rows = [['ab'], ['cd'], ['ef']];
     expect(chunkRows(rows, 14)).toEqual([[['ab'], ['cd']], [['ef']]]);
