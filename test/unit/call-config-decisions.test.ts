@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inboundConfigFrom, inboundResources, inboundTokens, stateLimitsOfCall, visitorHoldKey, type InboundConfig } from '../../shared/call-config/inbound-config.js';
+import { callerState } from '../../shared/call-config/caller-state.js';
+import { applyTokenMatchers, parseSipTokens, sipHeaderFields, visitorTokens, type TokenMatcher } from '../../shared/call-config/inbound-tokens.js';
 import { chosenRouterId, decideMenu, isLiveRouter, matchAnswer, type MenuAnswer } from '../../shared/call-config/router-matching.js';
 import { applicableStateLimits, utcDay } from '../../shared/call-config/state-limits.js';
 import { boundSubject, captureValue, patternProblem, PATTERN_LIMITS, renderTemplate, textMatches, tokenListValues } from '../../shared/call-config/text-match.js';
@@ -188,5 +190,87 @@ describe('text matching', () => {
     expect(renderTemplate('abcdef', {}, 3)).toBe('abc');
     expect(tokenListValues('a:1,b:2')).toEqual({ a: '1', b: '2' });
     expect(tokenListValues(42)).toEqual({});
+  });
+});
+
+describe('patterns that repeat a repeating group', () => {
+  it('are refused whatever the length of the group or the count of the quantifiers', () => {
+    for (const refused of ['(ab+)+', '(a{10,})+', '(a{2,5})+', '(a+){10}', '(a+){2,5}', '(ab|c)+', '(a|b){10,}', '(a|b){2,5}'])
+      expect(patternProblem(refused), refused).toBe('may not repeat a group that repeats (nested quantifiers)');
+  });
+});
+
+describe('SIP header tokens', () => {
+  it('read only SipHeader_ fields holding text', () => {
+    expect(sipHeaderFields({ 'NotHeader_X-A': 'v', 'SipHeader_X-N': 5, 'SipHeader_X-B': 'b' })).toStrictEqual({ 'x-b': 'b' });
+  });
+
+  it('are set by the parsers in id order (a later parser of the same token wins), only when their header is there and matches', () => {
+    const parsers = [
+      { id: 2, header_name: 'X-B', token_name: 'tier', pattern: null },
+      { id: 1, header_name: 'X-A', token_name: 'tier', pattern: null },
+      { id: 3, header_name: 'X-Gone', token_name: 'gone', pattern: '(\\d+)' },
+      { id: 4, header_name: 'X-A', token_name: 'digits', pattern: '(\\d+)' },
+    ];
+    expect(parseSipTokens(parsers, { 'x-a': 'gold', 'x-b': 'silver' })).toStrictEqual({ tier: 'silver' });
+  });
+});
+
+describe('token matchers on a token', () => {
+  const matcher = (id: number, value: string, set: string, token: string | null = 'n'): TokenMatcher => ({
+    id,
+    match_field: 'token',
+    match_token: token,
+    match_type: 'exact',
+    match_value: value,
+    set_tokens: set,
+    offer_id: null,
+  });
+  const facts = { called: '+18005550100', caller: null, offerId: null };
+
+  it('compare numbers and booleans as their text, never objects, and skip disabled matchers', () => {
+    expect(applyTokenMatchers([matcher(1, '42', 'hit:number')], { n: 42 }, facts)).toMatchObject({ hit: 'number' });
+    expect(applyTokenMatchers([matcher(1, 'true', 'hit:boolean')], { n: true }, facts)).toMatchObject({ hit: 'boolean' });
+    expect(applyTokenMatchers([matcher(1, '[object Object]', 'hit:object')], { n: {} }, facts)).not.toHaveProperty('hit');
+    expect(applyTokenMatchers([{ ...matcher(1, '42', 'hit:number'), enabled: false }], { n: 42 }, facts)).not.toHaveProperty('hit');
+  });
+
+  it('read the token named "" when the matcher names none', () => {
+    expect(applyTokenMatchers([matcher(1, 'x', 'hit:blank', null)], { '': 'x' }, facts)).toMatchObject({ hit: 'blank' });
+  });
+});
+
+describe("a visitor's tokens", () => {
+  const matcher = (id: number, set: string, enabled = true) => ({ id, enabled, param_name: 'utm_source', match_type: 'exact' as const, match_value: 'google', set_tokens: set, ring_pool_id: null });
+  it('are set in id order (a later matcher wins), by enabled matchers only', () => {
+    expect(visitorTokens([matcher(2, 'source:second'), matcher(1, 'source:first')], { utm_source: 'google' }, 3)).toEqual({ source: 'second' });
+    expect(visitorTokens([matcher(1, 'source:off', false)], { utm_source: 'google' }, 3)).toEqual({});
+  });
+});
+
+describe('the state of a caller, edges', () => {
+  it('trims the carrier state, and needs no tokens', () => {
+    expect(callerState({ carrierState: ' tx ' })).toBe('TX');
+    expect(callerState({ caller: null })).toBeUndefined();
+  });
+});
+
+describe('the inbound configuration, edges', () => {
+  const number = { id: 5, number: '+18005550100', offer_id: 7 };
+  const at = new Date('2026-11-28T12:00:00Z');
+  it('reads a hold only with a text held_until', () => {
+    const config = inboundConfigFrom(number, undefined, { rows: () => [], visitorHold: { held_until: ['2030-01-01T00:00:00Z'], tokens: { a: '1' } } }, at);
+    expect(config.visitorTokens).toEqual({});
+  });
+
+  it("takes no group of another offer, and parses nothing for a call without SIP headers", () => {
+    const table: Record<string, Record<string, unknown>[]> = {
+      sip_header_parser_groups: [{ id: 14, offer_id: 99, phone_number_id: null }],
+      sip_header_parsers: [{ id: 1, sip_header_parser_group_id: 14, header_name: 'X-A', token_name: 'a', pattern: null }],
+    };
+    const rows = (resource: string) => table[resource] ?? [];
+    expect(inboundConfigFrom(number, { 'x-a': '1' }, { rows, visitorHold: undefined }, at).sipTokens).toEqual({});
+    const ours: Record<string, Record<string, unknown>[]> = { ...table, sip_header_parser_groups: [{ id: 14, offer_id: 7, phone_number_id: null }] };
+    expect(inboundConfigFrom(number, undefined, { rows: (resource) => ours[resource] ?? [], visitorHold: undefined }, at).sipTokens).toEqual({});
   });
 });
