@@ -43,15 +43,15 @@ function synthWithReports(app: App): { error: unknown; reports: NagPackReport[] 
 }
 
 /** One app with two findings the packs must stop synth on: a queue in the stack, a route without authorizer in a nested stack. */
-let defective: { error: unknown } | undefined;
-function defectiveSynth(): { error: unknown } {
+let defective: { error: unknown; reports: NagPackReport[] } | undefined;
+function defectiveSynth(): { error: unknown; reports: NagPackReport[] } {
   if (defective) return defective;
   const { app, stack } = checkedApp({});
   // A queue without TLS enforcement and without a dead-letter queue.
   new sqs.Queue(stack, 'Unchecked', { encryption: sqs.QueueEncryption.SQS_MANAGED });
   const [routeStack] = Object.values(stack.api.routeStacks);
   new CfnRoute(routeStack!, 'Unchecked', { apiId: stack.api.httpApi.apiId, routeKey: 'GET /unchecked', authorizationType: 'NONE' });
-  defective = { error: synthWithReports(app).error };
+  defective = synthWithReports(app);
   return defective;
 }
 
@@ -90,6 +90,10 @@ describe('cdk-nag', () => {
   it('stops the synth on a finding', () => {
     expect(defectiveSynth().error).toBeInstanceOf(Error);
     expect(String(defectiveSynth().error)).toMatch(/AwsSolutions-SQS4|Serverless-SQSRedrivePolicy/);
+    // The reports kept from synth's run hold the findings (what the no-finding test reads is not empty by construction).
+    const rules = defectiveSynth().reports.flatMap((report) => report.violations.map((violation) => violation.ruleName));
+    expect(rules).toEqual(expect.arrayContaining(['AwsSolutions-APIG4']));
+    expect(rules.some((rule) => /SQS4|SQSRedrivePolicy/.test(rule))).toBe(true);
   });
 
   it('checks the nested stacks of routes too: an unacknowledged route there stops the synth', () => {
