@@ -268,27 +268,22 @@ function expectNothingOfA(reply: ApiReply, what: string, echoed: string[] = []):
 }
 
 beforeAll(async () => {
-  // The two companies are set up side by side (each world's own steps stay in order: its records'
-  // ids and creation order are what the probes rely on).
-  const [companyA, companyB] = await Promise.all([createTestCompany('tenant-a'), createTestCompany('tenant-b')]);
-  a = { company: companyA, mark: `ta${suffix()}`, made: {}, calls: [] };
-  b = { company: companyB, mark: `tb${suffix()}`, made: {}, calls: [] };
-  await Promise.all([createRecords(a, 3), createRecords(b, 1)]);
+  a = { company: await createTestCompany('tenant-a'), mark: `ta${suffix()}`, made: {}, calls: [] };
+  b = { company: await createTestCompany('tenant-b'), mark: `tb${suffix()}`, made: {}, calls: [] };
+  await createRecords(a, 3);
+  await createRecords(b, 1);
   // A's calls, pings (and so their logs) and a blacklisted caller; B has a call of its own.
-  await Promise.all([
-    (async () => {
-      a.calls.push(await callInto(a, A_CALLER));
-      a.calls.push(await callInto(a, A_CALLER));
-    })(),
-    (async () => {
-      b.calls.push(await callInto(b, newCaller()));
-    })(),
-  ]);
+  a.calls.push(await callInto(a, A_CALLER), await callInto(a, A_CALLER));
+  b.calls.push(await callInto(b, newCaller()));
   for (const world of [a, b]) world.made.calls = world.calls.map((placed) => ({ id: placed.callId }));
-  await Promise.all([createRecords(a, 3, true), createRecords(b, 1, true)]);
-  await Promise.all([textInto(a, A_CALLER, 3), textInto(b, newCaller(), 1)]);
-  await Promise.all([agentStateInto(a), agentStateInto(b)]);
-  await Promise.all([exportFilesOf(a, 3), exportFilesOf(b, 1)]);
+  await createRecords(a, 3, true);
+  await createRecords(b, 1, true);
+  await textInto(a, A_CALLER, 3);
+  await textInto(b, newCaller(), 1);
+  await agentStateInto(a);
+  await agentStateInto(b);
+  await exportFilesOf(a, 3);
+  await exportFilesOf(b, 1);
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await ping(a.made.inbound_webhooks![1]!.vanity_uri, A_CALLER)).status).toBe(200);
   expect((await as(a, 'POST', `/api/v1/contacts/${encodeURIComponent(A_CALLER)}/caller_block`)).status).toBe(200);
