@@ -6,7 +6,8 @@ export default {
   // Only test/unit/** and no DynamoDB Local: every mutant is judged by plain-value tests.
   vitest: { configFile: 'vitest.unit.config.ts' },
   // Pure modules only; their I/O neighbours (counters.ts, rate-limits.ts, reservations.ts,
-  // router.ts, claim.ts, call-flow.ts) are covered by the integration and API suites instead.
+  // router.ts, claim.ts, call-flow.ts, call-config/ivr.ts, contact-imports/import-run.ts) are
+  // covered by the integration and API suites instead.
   mutate: [
     'shared/buyers/schedule.ts',
     'shared/buyers/counter-model.ts',
@@ -24,6 +25,15 @@ export default {
     'shared/events/webhook-tokens.ts',
     'shared/events/templates.ts',
     'shared/outbound/address-policy.ts',
+    'shared/events/event-matching.ts',
+    'shared/call-config/router-matching.ts',
+    'shared/call-config/state-limits.ts',
+    'shared/call-config/caller-state.ts',
+    'shared/call-config/inbound-config.ts',
+    'shared/call-config/inbound-tokens.ts',
+    'shared/call-config/text-match.ts',
+    'shared/contact-imports/csv-rows.ts',
+    'shared/contact-imports/import-rows.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machine is shared: two workers at most.

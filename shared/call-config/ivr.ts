@@ -1,7 +1,7 @@
 import { keys, type Key } from '../db/keys.js';
 import { getRecord, getRecords, type StoredRecord } from '../db/records.js';
 import { selectedBuyerIds } from '../routing/router.js';
-import { decideMenu, type CallerInput } from './router-matching.js';
+import { chosenRouterId, decideMenu, isLiveRouter, type CallerInput } from './router-matching.js';
 import { playbackUrls } from './sounds.js';
 
 /**
@@ -54,10 +54,10 @@ export function callRouterKeys(companyId: number, numberId: number, offerId: num
 
 /** The enabled router the lookups as read point at (the number's first); one GetItem when there is one. */
 export async function callRouterFrom(companyId: number, lookups: { byNumber?: Record<string, unknown>; byOffer?: Record<string, unknown> }): Promise<StoredRecord | undefined> {
-  const found = lookups.byNumber ?? lookups.byOffer;
-  if (!found) return undefined;
-  const router = await getRecord(companyId, 'call_routers', Number(found.id));
-  return router && router.enabled !== false ? router : undefined;
+  const routerId = chosenRouterId(lookups);
+  if (routerId === undefined) return undefined;
+  const router = await getRecord(companyId, 'call_routers', routerId);
+  return router && isLiveRouter(router) ? router : undefined;
 }
 
 /** The first menu of a call. */

@@ -66,3 +66,17 @@ export function decideMenu<A extends MenuAnswer>(answers: readonly A[], defaultA
   if (defaultAnswer && defaultAnswer.enabled !== false) return { kind: 'answer', answer: defaultAnswer, by: 'default' };
   return { kind: 'hangup', reason };
 }
+
+/**
+ * Which call router a call reads, from its two unique lookups as read (call_routers.phone_number_id
+ * and offer_id): the tracking number's router wins over its offer's; undefined when neither has one.
+ */
+export function chosenRouterId(lookups: { byNumber?: Record<string, unknown>; byOffer?: Record<string, unknown> }): number | undefined {
+  const found = lookups.byNumber ?? lookups.byOffer;
+  return found ? Number(found.id) : undefined;
+}
+
+/** A router takes calls unless it is disabled (`enabled` absent counts as enabled). */
+export function isLiveRouter(router: Readonly<Record<string, unknown>>): boolean {
+  return router.enabled !== false;
+}

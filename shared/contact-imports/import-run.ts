@@ -1,19 +1,16 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
 import { writeContactFields } from '../contacts/contact-write.js';
 import { db, tableName } from '../db/client.js';
 import { takeWorkLease } from '../db/work-lease.js';
 import { keys } from '../db/keys.js';
 import { getRecord, updateRecord, type StoredRecord } from '../db/records.js';
-import { HttpError, ValidationError } from '../http/errors.js';
-import { validate } from '../http/validation.js';
+import { HttpError } from '../http/errors.js';
 import { readSubmission } from '../leads/lead-params.js';
 import { submitLead } from '../leads/lead-submission.js';
 import { logger } from '../logger.js';
-import { normalizeCallerNumber } from '../phone.js';
-import { contactUpdateSchema } from '../contacts/contact-write.js';
 import type { HookContext } from '../resources/define.js';
 import { chunkRows, rowValues } from './csv-rows.js';
+import { contactRow, leadOwnerGone, leadRowProblem, type RowError } from './import-rows.js';
 
 /**
  * Running a contact import (shared/contact-imports/contact-imports-resource.ts), for the background steps only
@@ -29,40 +26,6 @@ import { chunkRows, rowValues } from './csv-rows.js';
 export const BATCH_ROWS = 25;
 /** Row errors kept on the record (error_count counts them all). */
 export const MAX_ROW_ERRORS = 100;
-
-/** The caller number column of a contacts CSV: the first of these present in the header. */
-export const NUMBER_COLUMNS = ['caller_id', 'caller_number', 'phone_number', 'phone', 'number'] as const;
-const CONTACT_COLUMNS = ['first_name', 'last_name', 'email', 'notes'] as const;
-
-export interface RowError {
-  row: number;
-  errors: Record<string, string[]>;
-}
-
-/** A contact row's number and fields; unknown columns are the contact's data. Throws ValidationError. Pure but for the schema. */
-export function contactRow(values: Record<string, string>): { number: string; fields: v.InferOutput<typeof contactUpdateSchema> } {
-  const numberColumn = NUMBER_COLUMNS.find((column) => values[column] !== undefined);
-  const number = numberColumn ? normalizeCallerNumber(values[numberColumn]!.slice(0, 40)) : undefined;
-  const input: Record<string, unknown> = {};
-  const data: Record<string, string> = {};
-  for (const [column, value] of Object.entries(values)) {
-    if ((NUMBER_COLUMNS as readonly string[]).includes(column)) continue;
-    if ((CONTACT_COLUMNS as readonly string[]).includes(column)) input[column] = value;
-    else data[column] = value;
-  }
-  if (Object.keys(data).length) input.data = data;
-  let fields: v.InferOutput<typeof contactUpdateSchema> = {};
-  let errors: Record<string, string[]> = {};
-  try {
-    fields = validate(contactUpdateSchema, input);
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    errors = { ...error.errors };
-  }
-  if (!number) errors = { [numberColumn ?? 'caller_id']: [numberColumn ? 'is not a phone number' : "can't be blank"], ...errors };
-  if (Object.keys(errors).length) throw new ValidationError(errors);
-  return { number: number!, fields };
-}
 
 /**
  * Stores parsed rows in chunk items beside the import (keys.contactImportRows); the fields that
@@ -88,12 +51,6 @@ export async function storeRows(companyId: number, uuid: string, reading: { colu
   return { fields: { columns: reading.columns, total_rows: reading.rows.length, chunk_starts: starts }, release };
 }
 
-/** Why a parsed CSV cannot be imported as the import's type (contacts need a number column), or undefined. */
-export function columnsProblem(importType: unknown, columns: readonly string[]): string | undefined {
-  if (importType === 'leads' || NUMBER_COLUMNS.some((column) => columns.includes(column))) return undefined;
-  return `has no caller number column (one of ${NUMBER_COLUMNS.join(', ')})`;
-}
-
 async function readChunk(companyId: number, uuid: string, index: number): Promise<string[][]> {
   const item = await db.send(new GetCommand({ TableName: tableName, Key: keys.contactImportRows(companyId, uuid, index), ConsistentRead: true }));
   return (item.Item?.rows as string[][] | undefined) ?? [];
@@ -109,11 +66,9 @@ async function leadTokenOf(companyId: number, record: StoredRecord): Promise<str
 async function importRow(context: HookContext, record: StoredRecord, values: Record<string, string>, leadToken: string | undefined): Promise<true | Record<string, string[]>> {
   try {
     if (record.import_type === 'leads') {
-      if (!leadToken) return { [record.offer_id ? 'offer_id' : 'schedule_id']: ['no longer exists'] };
-      // A contact list's row names a contact: one without a number or an e-mail is a mistake in the
-      // file, although POST /api/v1/leads takes a contactless lead.
-      const contact = readSubmission(values);
-      if (!contact.caller_id && !contact.email) return { caller_id: ["can't be blank when email is blank"] };
+      if (!leadToken) return leadOwnerGone(record);
+      const problem = leadRowProblem(readSubmission(values));
+      if (problem) return problem;
       // Exactly what POST /api/v1/leads does with these parameters; the import's token wins over a column of that name.
       await submitLead({ ...values, lead_token: leadToken }, context.now);
     } else {

@@ -7,7 +7,8 @@ import { budgetFromEnv, WORK_LEASE_MS } from '../db/work-lease.js';
 import { logger } from '../logger.js';
 import { readImportCsv } from './csv-rows.js';
 import { importObjectKey, MAX_UPLOAD_BYTES, type ImportRef } from './import-keys.js';
-import { columnsProblem, run, storeRows } from './import-run.js';
+import { columnsProblem } from './import-rows.js';
+import { run, storeRows } from './import-run.js';
 import { continueImport } from './upload.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkRows, MAX_IMPORT_ROWS, readImportCsv, rowValues } from '../../shared/contact-imports/csv-rows.js';
-import { contactRow } from '../../shared/contact-imports/import-run.js';
+import { contactRow } from '../../shared/contact-imports/import-rows.js';
 import { dataAppendCharge } from '../../shared/data-appends/prices.js';
 import { ValidationError } from '../../shared/http/errors.js';
 

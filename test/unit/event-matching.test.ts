@@ -18,6 +18,9 @@ describe('outgoing webhook matching', () => {
   it('fires only for its offer when it names one', () => {
     expect(outgoingWebhookMatches({ ...base, offer_id: 7 }, event('call_ended', { offer_id: 7 }))).toBe(true);
     expect(outgoingWebhookMatches({ ...base, offer_id: 7 }, event('call_ended', { offer_id: 8 }))).toBe(false);
+    // One without an offer fires for every offer's calls.
+    expect(outgoingWebhookMatches(base, event('call_ended', { offer_id: 8 }))).toBe(true);
+    expect(outgoingWebhookMatches({ ...base, offer_id: null }, event('call_ended', { offer_id: 8 }))).toBe(true);
   });
 
   it('fires for a call answered at least trigger_duration seconds: the boundary fires, one second less does not', () => {
