@@ -24,9 +24,6 @@ export const lambdaBundling = {
   // out of reach with it inside. The cost: the deployed SDK version is the runtime's, which AWS
   // updates with the runtime (docs/operations.md, "Lambda bundles").
   externalModules: ['@aws-sdk/*', '@smithy/*'],
-  // Packages bundled as a smaller file of ours with the same interface (paths from the repository
-  // root, where esbuild runs): each file says why.
-  aliases: { 'side-channel': './infra/constructs/bundle-shims/side-channel.cjs' },
 } as const satisfies {
   format: 'esm' | 'cjs';
   target: string;
@@ -36,7 +33,6 @@ export const lambdaBundling = {
   mainFields: readonly string[];
   banner: string;
   externalModules: readonly string[];
-  aliases: Readonly<Record<string, string>>;
 };
 
 /**
@@ -59,8 +55,8 @@ export const lambdaBundleFile = lambdaBundling.format === 'esm' ? 'index.mjs' : 
  * (aws-cdk-lib/aws-lambda-nodejs, Bundling.buildEsbuildArgs with local bundling:
  * `esbuild --bundle <entry> --target=node24 --platform=node --format=esm --outfile=<dir>/index.mjs
  * --minify --sourcemap --sources-content=false --banner:js=... --main-fields=module,main
- * --external:@aws-sdk/* --external:@smithy/* --alias:side-channel=./infra/...`, the aliases
- * passed through NodejsFunction's `esbuildArgs`).
+ * --external:@aws-sdk/* --external:@smithy/*`). Every package is bundled as published: no
+ * aliases to shims of ours (issue 32 removed the last, qs's side-channel).
  */
 export function esbuildOptions(entry: string, outfile: string): BuildOptions {
   return {
@@ -76,6 +72,5 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     external: [...lambdaBundling.externalModules],
     banner: { js: lambdaBundling.banner },
     mainFields: [...lambdaBundling.mainFields],
-    alias: { ...lambdaBundling.aliases },
   };
 }

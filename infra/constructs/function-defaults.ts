@@ -78,8 +78,6 @@ export function createServiceFunction(scope: Construct, id: string, props: Servi
       mainFields: [...lambdaBundling.mainFields],
       banner: lambdaBundling.banner,
       externalModules: [...lambdaBundling.externalModules],
-      // `--alias:<package>=<path>` for each alias (esbuild resolves the path from projectRoot, where it runs).
-      esbuildArgs: { '--alias': Object.entries(lambdaBundling.aliases).map(([name, path]) => `${name}=${path}`) },
       ...(props.afterBundling ? { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } } : {}),
     },
   });
