@@ -10,7 +10,7 @@ import { validate } from '../http/validation.js';
 import { readSubmission } from '../leads/lead-params.js';
 import { submitLead } from '../leads/lead-submission.js';
 import { logger } from '../logger.js';
-import { normalizeCallerNumber } from '../phone.js';
+import { validStoredNumber } from '../phone-validation.js';
 import { contactUpdateSchema } from '../contacts/contact-write.js';
 import type { HookContext } from '../resources/define.js';
 import { chunkRows, rowValues } from './csv-rows.js';
@@ -42,7 +42,8 @@ export interface RowError {
 /** A contact row's number and fields; unknown columns are the contact's data. Throws ValidationError. Pure but for the schema. */
 export function contactRow(values: Record<string, string>): { number: string; fields: v.InferOutput<typeof contactUpdateSchema> } {
   const numberColumn = NUMBER_COLUMNS.find((column) => values[column] !== undefined);
-  const number = numberColumn ? normalizeCallerNumber(values[numberColumn]!.slice(0, 40)) : undefined;
+  // A contact stored: valid under the full metadata, not only possible.
+  const number = numberColumn ? validStoredNumber(values[numberColumn]!.slice(0, 40)) : undefined;
   const input: Record<string, unknown> = {};
   const data: Record<string, string> = {};
   for (const [column, value] of Object.entries(values)) {
