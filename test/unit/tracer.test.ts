@@ -21,13 +21,14 @@ const LAMBDA = { AWS_LAMBDA_FUNCTION_NAME: 'calls', AWS_EXECUTION_ENV: 'AWS_Lamb
 const ROOT = '1-5759e988-bd862e3fe1be46a994272793';
 const PARENT = '53995c3f42cd8ad8';
 
-/** The tracer module as a function with this environment loads it (the Tracer reads the environment when created). */
+/** The tracer module as a function with this environment loads it, tracing started as the first invocation starts it (the Tracer reads the environment when created). */
 async function tracerIn(env: Record<string, string>) {
   vi.resetModules();
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   const module = await import('../../shared/observability/tracer.js');
-  module.tracer.provider.setDaemonAddress(daemon.address);
-  return module;
+  const tracer = (await module.startTracing())!;
+  tracer.provider.setDaemonAddress(daemon.address);
+  return { traced: module.traced, tracer };
 }
 
 /** The names of the tracing middleware on a client's stack. */
@@ -107,11 +108,24 @@ afterEach(() => {
 });
 
 describe('tracing of the AWS SDK clients', () => {
-  it('leaves clients untouched outside Lambda, so tests and npm start never look for an X-Ray daemon', async () => {
+  it('leaves clients untouched outside Lambda, so tests and npm start never load the Tracer or look for an X-Ray daemon', async () => {
     vi.resetModules();
-    const { traced, tracer } = await import('../../shared/observability/tracer.js');
-    expect(tracer.isTracingEnabled()).toBe(false);
-    expect(await tracing(traced(new SQSClient({ region: 'us-east-1' })))).toEqual([]);
+    const { traced, startTracing } = await import('../../shared/observability/tracer.js');
+    const client = traced(new SQSClient({ region: 'us-east-1' }));
+    expect(await startTracing()).toBeUndefined();
+    expect(await tracing(client)).toEqual([]);
+  });
+
+  it('loads the Tracer when the first invocation starts, not at module load, and captures the clients made before then', async () => {
+    vi.resetModules();
+    for (const [name, value] of Object.entries(LAMBDA)) vi.stubEnv(name, value);
+    const { traced, startTracing } = await import('../../shared/observability/tracer.js');
+    const early = traced(new SQSClient({ region: 'us-east-1' }));
+    expect(await tracing(early)).toEqual([]);
+    const { functionObservability } = await import('../../shared/observability/middleware.js');
+    await functionObservability()[0]!.before!({} as never);
+    expect(await tracing(early)).toHaveLength(1);
+    expect(await startTracing()).toBe(await startTracing());
   });
 
   it('records each command of a client inside Lambda, unless POWERTOOLS_TRACE_ENABLED=false', async () => {
