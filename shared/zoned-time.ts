@@ -3,7 +3,7 @@ import { TZDate, tzOffset } from '@date-fns/tz';
 /**
  * Instants seen on a time zone's wall clock, and wall-clock times turned back into instants, over
  * `@date-fns/tz` (issue 32: a maintained library instead of our own zone arithmetic; luxon cost
- * 70 KB of every bundle, this about 3 KB). The library reads each zone's offset at an instant
+ * 70 KB of every bundle, this about 5 KB). The library reads each zone's offset at an instant
  * (`tzOffset`, from the runtime's Intl zone data) and the wall clock there (`TZDate`). What stays
  * here is the service's policy for wall clocks that a transition makes odd, which the library
  * answers differently (it resolves them through the host's own zone), kept as luxon had it
