@@ -1,15 +1,20 @@
+import { TZDate, tzOffset } from '@date-fns/tz';
+
 /**
- * Instants seen on a time zone's wall clock, and wall-clock times turned back into instants, with
- * the runtime's Intl alone. This is the part of luxon (3.7) the service used, written out because
- * luxon is 70 KB of every function's bundle (docs/benchmarks.md, "Lambda bundles"); the
- * arithmetic is luxon's, step for step, so every answer is the one luxon gave
- * (test/unit/zoned-time.test.ts compares them on random instants and zones):
- * - a zone's offset at an instant is read from Intl.DateTimeFormat's fields for it (IANAZone.offset);
- * - a wall-clock time becomes an instant by luxon's `fixOffset`: try the offset guessed from a
- *   nearby instant, then the offset at that result, and in a gap take the later wall clock (the
- *   time moves forward by the gap) - so an ambiguous time (an overlap) resolves by the guess, as in
- *   luxon: the offset the clock had at the instant we start from.
- * Pure.
+ * Instants seen on a time zone's wall clock, and wall-clock times turned back into instants, over
+ * `@date-fns/tz` (issue 32: a maintained library instead of our own zone arithmetic; luxon cost
+ * 70 KB of every bundle, this about 5 KB). The library reads each zone's offset at an instant
+ * (`tzOffset`, from the runtime's Intl zone data) and the wall clock there (`TZDate`). What stays
+ * here is the service's policy for wall clocks that a transition makes odd, which the library
+ * answers differently (it resolves them through the host's own zone), kept as luxon had it
+ * because schedules, caps periods and API times were written against it
+ * (test/unit/zoned-time.test.ts still compares every answer with luxon's):
+ * - a wall clock in a gap (spring forward) is moved forward by the gap: 02:30 on a New York
+ *   spring-forward day is 03:30 EDT;
+ * - a wall clock in an overlap (fall back) takes the offset the clock had at the instant we start
+ *   from: `set`/`plus`/`startOf` keep the offset of the time they start from where it still
+ *   applies, and `fromWallClock` uses the zone's offset at `now` (luxon's DateTime.fromObject).
+ * test/unit/zoned-time-dst.test.ts pins these on named transitions. Pure.
  */
 
 export interface WallClock {
@@ -28,93 +33,64 @@ export type Zone = string | { fixedOffsetMinutes: number };
 /**
  * Is this a zone name the runtime's Intl knows (luxon's IANAZone.isValidZone)? Not a UTC offset:
  * Node 24's Intl (Lambda's runtime) also takes "+05:00", "-0530" or "−05:00" as a time zone,
- * which Node 20's refused, and a zone name never starts with a sign.
+ * which Node 20's refused, and a zone name never starts with a sign. `tzOffset` also reads bare
+ * offsets such as `x+05`, which are no zone names either.
  */
 export function isTimeZone(name: string): boolean {
   if (!name || /^[+\-\u2212]/.test(name)) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name }).format();
-    return true;
-  } catch {
-    return false;
+  let known = zoneNames.get(name);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: name });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (zoneNames.size < ZONE_NAMES_LIMIT) zoneNames.set(name, known);
   }
+  return known;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Names asked about, and whether Intl knows them (bounded: names may come from requests). */
+const zoneNames = new Map<string, boolean>();
+const ZONE_NAMES_LIMIT = 2000;
 
-function formatterOf(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      hourCycle: 'h23',
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      era: 'short',
-    });
-    formatters.set(zone, formatter);
-  }
-  return formatter;
-}
-
-/** Milliseconds since the epoch of a wall clock read as UTC (luxon's objToLocalTS; years 0-99 stay as given). */
+/** Milliseconds since the epoch of a wall clock read as UTC (years 0-99 stay as given, not 19xx). */
 export function wallClockAsUtc(clock: WallClock): number {
-  let ms = Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second, clock.millisecond);
-  if (clock.year < 100 && clock.year >= 0) {
-    const date = new Date(ms);
-    date.setUTCFullYear(clock.year, clock.month - 1, clock.day);
-    ms = date.getTime();
-  }
-  return ms;
+  const date = new Date(Date.UTC(2000, 0, 1));
+  date.setUTCFullYear(clock.year, clock.month - 1, clock.day);
+  date.setUTCHours(clock.hour, clock.minute, clock.second, clock.millisecond);
+  return date.getTime();
 }
 
-/** The zone's offset east of UTC, in minutes, at an instant; NaN for an unknown zone. */
+/** The zone's offset east of UTC, in minutes, at an instant; NaN for an unknown zone or instant. */
 export function offsetAt(zone: Zone, ms: number): number {
   if (typeof zone !== 'string') return zone.fixedOffsetMinutes;
-  if (Number.isNaN(ms)) return NaN;
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = formatterOf(zone).formatToParts(new Date(ms));
-  } catch {
-    return NaN;
-  }
-  const field: Record<string, string> = {};
-  for (const part of parts) field[part.type] = part.value;
-  const year = Number(field.year);
-  const hour = Number(field.hour);
-  const asUtc = wallClockAsUtc({
-    year: field.era === 'BC' || field.era === 'B' ? 1 - year : year,
-    month: Number(field.month),
-    day: Number(field.day),
-    hour: hour === 24 ? 0 : hour,
-    minute: Number(field.minute),
-    second: Number(field.second),
-    millisecond: 0,
-  });
-  const over = ms % 1000;
-  const whole = ms - (over >= 0 ? over : 1000 + over);
-  return (asUtc - whole) / 60_000;
+  if (Number.isNaN(ms) || !isTimeZone(zone)) return NaN;
+  // `|| 0`: the library answers -0 for UTC.
+  return tzOffset(zone, new Date(ms)) || 0;
 }
 
-/** The wall clock at `ms` under `offset` minutes (luxon's tsToObj). */
-function clockOf(ms: number, offset: number): WallClock {
-  const date = new Date(ms + offset * 60_000);
+/** The wall clock at `ms` in `zone` whose offset there is `offset`. */
+function clockOf(ms: number, zone: Zone, offset: number): WallClock {
+  // A fixed offset is no zone name for Intl; its clock is UTC's, shifted.
+  const date = typeof zone === 'string' ? new TZDate(ms, zone) : new TZDate(ms + offset * 60_000, 'UTC');
   return {
-    year: date.getUTCFullYear(),
-    month: date.getUTCMonth() + 1,
-    day: date.getUTCDate(),
-    hour: date.getUTCHours(),
-    minute: date.getUTCMinutes(),
-    second: date.getUTCSeconds(),
-    millisecond: date.getUTCMilliseconds(),
+    year: date.getFullYear(),
+    month: date.getMonth() + 1,
+    day: date.getDate(),
+    hour: date.getHours(),
+    minute: date.getMinutes(),
+    second: date.getSeconds(),
+    millisecond: date.getMilliseconds(),
   };
 }
 
-/** luxon's fixOffset: the instant of a wall clock (as UTC ms) in `zone`, starting from the offset guess `offset`. */
+/**
+ * The instant of a wall clock (as UTC ms) in `zone`, starting from the offset guess `offset`
+ * (luxon's fixOffset): the guess if it holds there, else the offset found there; in a gap the two
+ * disagree and the later wall clock wins (the time moves forward by the gap).
+ */
 function fixOffset(localMs: number, offset: number, zone: Zone): [number, number] {
   let guess = localMs - offset * 60_000;
   const second = offsetAt(zone, guess);
@@ -148,7 +124,7 @@ export class ZonedTime {
     /** Minutes east of UTC at this instant. */
     readonly offset: number,
   ) {
-    this.clock = clockOf(ms, offset);
+    this.clock = clockOf(ms, zone, offset);
   }
 
   static at(ms: number | Date, zone: Zone): ZonedTime {
@@ -168,25 +144,13 @@ export class ZonedTime {
 
   /**
    * The instant a wall clock shows in `zone`, or undefined for an impossible one (month 13,
-   * February 30, hour 24, minute 60...). The offset guess is the zone's offset at `now`, as luxon's
-   * DateTime.fromObject guesses.
+   * February 30, hour 24, minute 60...). In an overlap the zone's offset at `now` decides.
    */
   static fromWallClock(clock: WallClock, zone: Zone, now: number = Date.now()): ZonedTime | undefined {
     const { year, month, day, hour, minute, second, millisecond } = clock;
+    const within = (value: number, max: number) => Number.isInteger(value) && value >= 0 && value <= max;
     const valid =
-      Number.isInteger(year) &&
-      month >= 1 &&
-      month <= 12 &&
-      day >= 1 &&
-      day <= daysInMonth(year, month) &&
-      hour >= 0 &&
-      hour <= 23 &&
-      minute >= 0 &&
-      minute <= 59 &&
-      second >= 0 &&
-      second <= 59 &&
-      millisecond >= 0 &&
-      millisecond <= 999;
+      Number.isInteger(year) && within(month - 1, 11) && within(day - 1, daysInMonth(year, month) - 1) && within(hour, 23) && within(minute, 59) && within(second, 59) && within(millisecond, 999);
     if (!valid) return undefined;
     const guess = offsetAt(zone, now);
     if (Number.isNaN(guess)) return undefined;
@@ -198,13 +162,13 @@ export class ZonedTime {
     return Number.isFinite(this.ms) && Number.isFinite(this.offset);
   }
 
-  /** ISO weekday: 1 = Monday ... 7 = Sunday (luxon's `weekday`). */
+  /** ISO weekday: 1 = Monday ... 7 = Sunday. */
   get weekday(): number {
-    const day = new Date(Date.UTC(this.clock.year, this.clock.month - 1, this.clock.day)).getUTCDay();
+    const day = new Date(wallClockAsUtc(this.clock)).getUTCDay();
     return day === 0 ? 7 : day;
   }
 
-  /** luxon's `set` for calendar and time fields (not week fields). */
+  /** Calendar and time fields set on the wall clock (a day beyond the month's last is cut to it when the day is not set). */
   set(values: Partial<WallClock>): ZonedTime {
     const mixed = { ...this.clock, ...values };
     if (values.day === undefined) mixed.day = Math.min(daysInMonth(mixed.year, mixed.month), mixed.day);
@@ -212,10 +176,9 @@ export class ZonedTime {
     return new ZonedTime(ms, this.zone, offset);
   }
 
-  /** luxon's `plus` for whole days (on the calendar) and milliseconds (on the time line). */
+  /** Whole days on the calendar (the same wall clock), then milliseconds on the time line. */
   plus({ days = 0, milliseconds = 0 }: { days?: number; milliseconds?: number }): ZonedTime {
-    const clock = { ...this.clock, day: this.clock.day + Math.trunc(days) };
-    let [ms, offset] = fixOffset(wallClockAsUtc(clock), this.offset, this.zone);
+    let [ms, offset] = fixOffset(wallClockAsUtc({ ...this.clock, day: this.clock.day + Math.trunc(days) }), this.offset, this.zone);
     if (milliseconds !== 0) {
       ms += milliseconds;
       offset = offsetAt(this.zone, ms);
@@ -223,27 +186,25 @@ export class ZonedTime {
     return new ZonedTime(ms, this.zone, offset);
   }
 
-  /** luxon's `startOf`: the day, the ISO week (Monday) or the month this instant falls in. */
+  /** The start of the day, the ISO week (Monday) or the month this instant falls in. */
   startOf(unit: 'day' | 'week' | 'month'): ZonedTime {
     const midnight = { hour: 0, minute: 0, second: 0, millisecond: 0 };
     if (unit === 'month') return this.set({ ...midnight, day: 1 });
     if (unit === 'day') return this.set(midnight);
-    const monday = new Date(Date.UTC(this.clock.year, this.clock.month - 1, this.clock.day - (this.weekday - 1)));
+    const monday = new Date(wallClockAsUtc({ ...this.clock, ...midnight, day: this.clock.day - (this.weekday - 1) }));
     return this.set({ ...midnight, year: monday.getUTCFullYear(), month: monday.getUTCMonth() + 1, day: monday.getUTCDate() });
   }
 
-  /** luxon's `endOf('day')`: the last millisecond of the day. */
+  /** The last millisecond of the day. */
   endOfDay(): ZonedTime {
     return this.plus({ days: 1 }).startOf('day').plus({ milliseconds: -1 });
   }
 
-  /** luxon's toISO(): `2026-11-21T05:31:00.000-05:00`, `Z` for a zero offset. */
+  /** ISO 8601 with the offset: `2026-11-21T05:31:00.000-05:00`, `Z` for a zero offset. */
   toIso(): string {
-    const { year, month, day, hour, minute, second, millisecond } = this.clock;
+    const local = new Date(wallClockAsUtc(this.clock)).toISOString().slice(0, -1);
     const two = (value: number) => String(value).padStart(2, '0');
-    const yearText = year > 9999 ? `+${String(year).padStart(6, '0')}` : year < 0 ? `-${String(-year).padStart(6, '0')}` : String(year).padStart(4, '0');
     const offset = this.offset;
-    const zoneText = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${two(Math.trunc(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
-    return `${yearText}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}.${String(millisecond).padStart(3, '0')}${zoneText}`;
+    return local + (offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${two(Math.trunc(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`);
   }
 }

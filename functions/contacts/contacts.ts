@@ -8,6 +8,7 @@ import { validate } from '../../shared/http/validation.js';
 import type { LeadRecord } from '../../shared/leads/lead-record.js';
 import { leadsOfContact } from '../../shared/leads/lead-store.js';
 import { normalizeCallerNumber } from '../../shared/phone.js';
+import { validStoredNumber } from '../../shared/phone-validation.js';
 import { isoWithOffset } from '../../shared/time.js';
 import { hangUp } from '../calls/hangup.js';
 
@@ -96,7 +97,9 @@ export { contactUpdateSchema };
  */
 export const updateContact: Operation = async (request) => {
   const companyId = request.auth.companyId;
-  const number = numberOf(request);
+  // A contact stored: its number must be valid under the full metadata, not only possible.
+  const number = validStoredNumber(numberOf(request));
+  if (!number) throw new ValidationError({ id: ['is not a valid phone number'] });
   const nested = request.params.contact && typeof request.params.contact === 'object' && !Array.isArray(request.params.contact) ? (request.params.contact as Record<string, unknown>) : {};
   const fields = validate(contactUpdateSchema, { ...request.params, ...nested });
   const { contact } = await writeContactFields(companyId, number, fields, request.now.toISOString());

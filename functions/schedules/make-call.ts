@@ -8,7 +8,7 @@ import type { Operation } from '../../shared/http/request.js';
 import { validate } from '../../shared/http/validation.js';
 import { getLead, getLeadByUuid, transitionLead } from '../../shared/leads/lead-store.js';
 import { outboundNumber, placeOutboundCall } from '../../shared/leads/outbound-dial.js';
-import { normalizeCallerNumber } from '../../shared/phone.js';
+import { validStoredNumber } from '../../shared/phone-validation.js';
 
 export const makeCallSchema = v.object({
   schedule_id: idParam,
@@ -43,7 +43,8 @@ export const makeCall: Operation = async (request) => {
     if (!lead.caller_id) throw new ValidationError({ lead_id: ['has no caller_id to call'] });
     to = lead.caller_id;
   } else {
-    const normalized = normalizeCallerNumber(params.caller_id!);
+    // A number we dial: valid under the full metadata, not only possible.
+    const normalized = validStoredNumber(params.caller_id!);
     if (!normalized) throw new ValidationError({ caller_id: ['is not a phone number'] });
     to = normalized;
   }

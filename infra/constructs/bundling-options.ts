@@ -23,10 +23,9 @@ export const lambdaBundling = {
   // bundled: it is half of each bundle, and the bundles' goal (issue 13: 300 KB, 50 ms init) is
   // out of reach with it inside. The cost: the deployed SDK version is the runtime's, which AWS
   // updates with the runtime (docs/operations.md, "Lambda bundles").
-  externalModules: ['@aws-sdk/*', '@smithy/*'],
-  // Packages bundled as a smaller file of ours with the same interface (paths from the repository
-  // root, where esbuild runs): each file says why.
-  aliases: { 'side-channel': './infra/constructs/bundle-shims/side-channel.cjs' },
+  // The Powertools Tracer (with aws-xray-sdk-core, ~115 KB) comes from Powertools' published
+  // layer (`powertoolsLayer` below; docs/decisions.md: bundled, voice would be 480 KB).
+  externalModules: ['@aws-sdk/*', '@smithy/*', '@aws-lambda-powertools/tracer'],
 } as const satisfies {
   format: 'esm' | 'cjs';
   target: string;
@@ -36,7 +35,6 @@ export const lambdaBundling = {
   mainFields: readonly string[];
   banner: string;
   externalModules: readonly string[];
-  aliases: Readonly<Record<string, string>>;
 };
 
 /**
@@ -47,6 +45,19 @@ export const lambdaBundling = {
  * to a recorded ceiling for those not yet within it (docs/benchmarks.md, "Lambda bundles").
  */
 export const BUNDLE_GOAL_KB = 400;
+
+/**
+ * Powertools' published Lambda layer, which provides `@aws-lambda-powertools/tracer` (external
+ * above) to every function: the release it carries, pinned here and nowhere else (a test holds it
+ * equal to the installed package, which the tests and `npm start` use). Powertools publishes each
+ * release's layer ARN, `arn:aws:lambda:{region}:094274105915:layer:AWSLambdaPowertoolsTypeScriptV2:{n}`,
+ * in the public SSM parameter below; the stack resolves it at deploy time (function-defaults.ts).
+ */
+export const powertoolsLayer = {
+  release: '2.35.0',
+  ssmParameter: (release: string) => `/aws/service/powertools/typescript/generic/all/${release}`,
+  arnPattern: 'arn:aws:lambda:{region}:094274105915:layer:AWSLambdaPowertoolsTypeScriptV2:{version}',
+} as const;
 
 /** NODE_OPTIONS of every function: stack traces through the bundle's source map. */
 export const lambdaNodeOptions = '--enable-source-maps';
@@ -59,8 +70,8 @@ export const lambdaBundleFile = lambdaBundling.format === 'esm' ? 'index.mjs' : 
  * (aws-cdk-lib/aws-lambda-nodejs, Bundling.buildEsbuildArgs with local bundling:
  * `esbuild --bundle <entry> --target=node24 --platform=node --format=esm --outfile=<dir>/index.mjs
  * --minify --sourcemap --sources-content=false --banner:js=... --main-fields=module,main
- * --external:@aws-sdk/* --external:@smithy/* --alias:side-channel=./infra/...`, the aliases
- * passed through NodejsFunction's `esbuildArgs`).
+ * --external:@aws-sdk/* --external:@smithy/*`). Every package is bundled as published: no
+ * aliases to shims of ours (issue 32 removed the last, qs's side-channel).
  */
 export function esbuildOptions(entry: string, outfile: string): BuildOptions {
   return {
@@ -76,6 +87,5 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     external: [...lambdaBundling.externalModules],
     banner: { js: lambdaBundling.banner },
     mainFields: [...lambdaBundling.mainFields],
-    alias: { ...lambdaBundling.aliases },
   };
 }

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -7,7 +7,8 @@ import type { Construct } from 'constructs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { METRICS_NAMESPACE } from '../../shared/observability/metric-names.js';
-import { lambdaBundling, lambdaNodeOptions } from './bundling-options.js';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
+import { lambdaBundling, lambdaNodeOptions, powertoolsLayer } from './bundling-options.js';
 import { FUNCTION_MEMORY_MB } from '../function-sizing.js';
 
 /**
@@ -47,6 +48,16 @@ export interface ServiceFunctionProps {
   afterBundling?: (inputDir: string, outputDir: string) => string[];
 }
 
+/** Powertools' layer of the pinned release, once per stack (its ARN read from Powertools' public SSM parameter at deploy time). */
+function powertoolsLayerOf(scope: Construct): lambda.ILayerVersion {
+  const stack = Stack.of(scope);
+  const id = 'PowertoolsLayer';
+  const existing = stack.node.tryFindChild(id) as lambda.ILayerVersion | undefined;
+  if (existing) return existing;
+  const arn = ssm.StringParameter.valueForStringParameter(stack, powertoolsLayer.ssmParameter(powertoolsLayer.release));
+  return lambda.LayerVersion.fromLayerVersionArn(stack, id, arn);
+}
+
 /** Creates a NodejsFunction with the service-wide defaults, so every function is built the same way. */
 export function createServiceFunction(scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction {
   // An explicit log group (rather than the deprecated logRetention) needs no custom resource.
@@ -62,6 +73,8 @@ export function createServiceFunction(scope: Construct, id: string, props: Servi
     timeout: props.timeout ?? Duration.seconds(10),
     logGroup,
     tracing: lambda.Tracing.ACTIVE,
+    // The Powertools Tracer, external to the bundle (bundling-options.ts, powertoolsLayer).
+    layers: [powertoolsLayerOf(scope)],
     reservedConcurrentExecutions: props.reservedConcurrency,
     deadLetterQueue: props.deadLetterQueue,
     projectRoot: repoRoot,
@@ -84,8 +97,6 @@ export function createServiceFunction(scope: Construct, id: string, props: Servi
       mainFields: [...lambdaBundling.mainFields],
       banner: lambdaBundling.banner,
       externalModules: [...lambdaBundling.externalModules],
-      // `--alias:<package>=<path>` for each alias (esbuild resolves the path from projectRoot, where it runs).
-      esbuildArgs: { '--alias': Object.entries(lambdaBundling.aliases).map(([name, path]) => `${name}=${path}`) },
       ...(props.afterBundling ? { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } } : {}),
     },
   });

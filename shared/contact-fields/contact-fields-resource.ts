@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { blankable, booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
 import { normalizeCallerNumber } from '../phone.js';
+import { validStoredNumber } from '../phone-validation.js';
 import { checkFieldDeclaration, FIELD_LIMITS, FIELD_TYPES } from './field-types.js';
 import { FIELD_OWNER } from './value-owner.js';
 import { defineResource } from '../resources/define.js';
@@ -64,8 +65,15 @@ export const contactFields = defineResource({
   behaviour: () => import('./field-behaviour.js'),
 });
 
-/** A caller number in any shape, as E.164 (the contact's id). */
+/** A caller number in any shape, as E.164 (the contact's id), valid under the full metadata: the value stores a contact. */
 const contactNumber = v.pipe(
+  v.union([v.string(), v.number()], 'is not a phone number'),
+  v.transform((value) => validStoredNumber(String(value).slice(0, 32)) ?? ''),
+  v.nonEmpty('is not a phone number'),
+);
+
+/** The contact a filter names: any number the service could have seen (a caller's, only possible), as E.164. */
+const contactNumberFilter = v.pipe(
   v.union([v.string(), v.number()], 'is not a phone number'),
   v.transform((value) => normalizeCallerNumber(String(value).slice(0, 32)) ?? ''),
   v.nonEmpty('is not a phone number'),
@@ -80,7 +88,7 @@ export const contactFieldValues = defineResource({
   // The field and owner stay; the value changes (checked against the field's type as it is now).
   updateSchema: v.object({ value: v.optional(v.unknown()) }),
   defaults: { contact_field_id: null, contact_id: null, lead_id: null, value: null },
-  filters: { contact_field_id: { schema: idParam }, lead_id: { schema: idParam }, contact_id: { schema: contactNumber } },
+  filters: { contact_field_id: { schema: idParam }, lead_id: { schema: idParam }, contact_id: { schema: contactNumberFilter } },
   order: { values: ['id', 'created_at', 'updated_at'], default: 'id' },
   // One value per field and owner: `field_owner` (`<field id>:contact:<number>` or `<field id>:lead:<id>`) is set on create.
   unique: [{ field: FIELD_OWNER, scope: 'company' }],

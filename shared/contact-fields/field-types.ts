@@ -1,5 +1,5 @@
 import { isHttpUrl, parseBooleanWord } from '../http/param-schemas.js';
-import { normalizeCallerNumber } from '../phone.js';
+import { validStoredNumber } from '../phone-validation.js';
 
 /**
  * The declared types of contact fields and the check of one value against its field's type.
@@ -116,7 +116,8 @@ export function checkFieldValue(field: FieldDeclaration, value: unknown): FieldV
     }
     case 'phone': {
       const chosen = text(value);
-      const number = chosen !== undefined && chosen.length <= 32 ? normalizeCallerNumber(chosen) : undefined;
+      // A number stored on a contact or lead: valid under the full metadata, not only possible.
+      const number = chosen !== undefined && chosen.length <= 32 ? validStoredNumber(chosen) : undefined;
       return number ? ok(number) : fail('is not a phone number');
     }
     case 'url': {

@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import { contactUpdateSchema } from '../contacts/contact-write.js';
 import { ValidationError } from '../http/errors.js';
 import { validate } from '../http/validation.js';
-import { normalizeCallerNumber } from '../phone.js';
+import { validStoredNumber } from '../phone-validation.js';
 
 /**
  * The rules one row of a contact import follows (pure: plain values in, a contact or errors out).
@@ -21,7 +21,8 @@ export interface RowError {
 /** A contact row's number and fields; unknown columns are the contact's data. Throws ValidationError. */
 export function contactRow(values: Record<string, string>): { number: string; fields: v.InferOutput<typeof contactUpdateSchema> } {
   const numberColumn = NUMBER_COLUMNS.find((column) => values[column] !== undefined);
-  const number = numberColumn ? normalizeCallerNumber(values[numberColumn]!.slice(0, 40)) : undefined;
+  // A contact stored: valid under the full metadata, not only possible.
+  const number = numberColumn ? validStoredNumber(values[numberColumn]!.slice(0, 40)) : undefined;
   const input: Record<string, unknown> = {};
   const data: Record<string, string> = {};
   for (const [column, value] of Object.entries(values)) {

@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import { loadQueryParser } from './params.js';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { clock } from '../adapters/clock.js';
 import { functionObservability } from '../observability/middleware.js';
@@ -47,6 +48,8 @@ export function createRouteGroupHandler(group: RouteGroup, groupRoutes: readonly
     .use(requestLog())
     .use(errorHandler())
     .use(httpHeaderNormalizer())
+    // qs, loaded on the first request rather than at module load (params.ts).
+    .use({ before: () => loadQueryParser() })
     .use(resolveRoute(groupRoutes))
     .use(authenticate(groupRoutes, options.carrierSignature))
     .use(parseParams())

@@ -1,6 +1,6 @@
 // The parser alone: the package's index also loads qs's stringifier, which nothing here uses and
 // a bundle cannot drop (CommonJS). Typed in qs-parse.d.ts.
-import parseQs from 'qs/lib/parse.js';
+import type parseQsType from 'qs/lib/parse.js';
 import { BadRequestError, ValidationError } from './errors.js';
 import { INPUT_LIMITS, jsonDepthExceeds, PayloadTooLargeError } from './input-limits.js';
 import type { Params } from './request.js';
@@ -11,8 +11,25 @@ import type { Params } from './request.js';
  */
 const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: INPUT_LIMITS.entries, depth: 5 } as const;
 
+let parser: typeof parseQsType | undefined;
+
+/**
+ * Loads qs's parser, once per process: every API function's Middy stack awaits this before it
+ * reads a request (shared/http/handler.ts). Not a static import, so module init does not pay for
+ * qs and its side-channel chain (get-intrinsic, object-inspect: about 10 ms of a cold import on
+ * the test machine, docs/benchmarks.md "Issue 32"); the first request does.
+ */
+export async function loadQueryParser(): Promise<void> {
+  parser ??= (await import('qs/lib/parse.js')).default;
+}
+
+function parseQs(text: string): Params {
+  if (!parser) throw new Error('qs is not loaded yet: await loadQueryParser() first');
+  return parser(text, QS_OPTIONS) as Params;
+}
+
 export function parseQuery(rawQueryString: string | undefined): Params {
-  return rawQueryString ? (parseQs(rawQueryString, QS_OPTIONS) as Params) : {};
+  return rawQueryString ? parseQs(rawQueryString) : {};
 }
 
 /**
@@ -42,7 +59,7 @@ export function parseBody(body: string | undefined, contentType: string | undefi
     return fields as Params;
   }
   if (type === 'application/x-www-form-urlencoded' || type === '' || type === 'text/plain') {
-    return parseQs(body, QS_OPTIONS) as Params;
+    return parseQs(body);
   }
   throw new BadRequestError(`Unsupported content type ${type}`, { body: [`content type ${type} is not supported`] });
 }

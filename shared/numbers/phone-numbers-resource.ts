@@ -1,4 +1,4 @@
-import { parsePhone } from '../phone.js';
+import { validPhoneNumber } from '../phone-validation.js';
 import * as v from 'valibot';
 import { blankable, idParam } from '../http/param-schemas.js';
 import { numberIndexAttributes } from './number-index.js';
@@ -16,18 +16,16 @@ import { phoneNumbersView } from './phone-numbers-view.js';
  */
 
 /**
- * A phone number in E.164, normalised and validated with libphonenumber's `min` metadata: valid
- * when it fits its country's national number pattern and lengths. The `max` metadata (73 KB more
- * in every function declaring a number) also required a match with one of the per-type patterns
- * (fixed line, mobile, toll free...); `min` accepts every number `max` accepts, plus numbers in
- * ranges no type is assigned to (docs/operations.md, "Lambda bundles").
+ * A phone number in E.164, normalised and validated with libphonenumber's full metadata (a number
+ * we buy or dial must match one of its country's per-type patterns: fixed line, mobile, toll
+ * free...; shared/phone-validation.ts).
  */
 export const e164Param = v.pipe(
   v.string('is not a phone number'),
   v.trim(),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const phone = dataset.value.startsWith('+') ? parsePhone(dataset.value) : undefined;
-    if (phone?.isValid()) return phone.number as string;
+    const number = validPhoneNumber(dataset.value);
+    if (number) return number;
     addIssue({ message: 'is not a phone number in E.164 (+ and country code)' });
     return NEVER;
   }),

@@ -2,13 +2,15 @@ import type { MiddlewareObj } from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logger } from '../logger.js';
 import { publishMetrics } from './metrics.js';
+import { startTracing } from './tracer.js';
 
 /**
- * What every function's Middy stack starts with: the Lambda context on each log line (request
- * id, cold start, function name), and this invocation's business metrics published at its end,
- * whether it succeeded or failed.
+ * What every function's Middy stack starts with: tracing started (the Powertools Tracer loaded on
+ * the first invocation and the AWS SDK clients captured, shared/observability/tracer.ts), the
+ * Lambda context on each log line (request id, cold start, function name), and this invocation's
+ * business metrics published at its end, whether it succeeded or failed.
  */
 export function functionObservability<Event, Result>(): Array<MiddlewareObj<Event, Result>> {
   const publish = () => publishMetrics();
-  return [injectLambdaContext(logger) as MiddlewareObj<Event, Result>, { after: publish, onError: publish }];
+  return [{ before: async () => void (await startTracing()) }, injectLambdaContext(logger) as MiddlewareObj<Event, Result>, { after: publish, onError: publish }];
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { parsePhone } from '../phone.js';
+import { validPhoneNumber } from '../phone-validation.js';
 
 /**
  * The phone-or-SIP field of buyers, agents and key press flows, in a module of its own: the
@@ -10,9 +10,8 @@ import { parsePhone } from '../phone.js';
 const SIP_URI = /^sip:[^\s@]+(@[^\s@]+)?$/i;
 
 /**
- * A DID in E.164 (`+` and country code; normalised and validated by libphonenumber's `min`
- * metadata: the country's number pattern and lengths, see e164Param in phone-numbers.ts) or a
- * SIP endpoint starting with `sip:`.
+ * A DID in E.164 (`+` and country code; normalised and validated with libphonenumber's full
+ * metadata, as a number we dial: shared/phone-validation.ts) or a SIP endpoint starting with `sip:`.
  */
 export const phoneOrSipParam = v.pipe(
   v.string('is not a phone number'),
@@ -24,8 +23,8 @@ export const phoneOrSipParam = v.pipe(
       addIssue({ message: 'is not a valid sip: URI' });
       return NEVER;
     }
-    const phone = text.startsWith('+') ? parsePhone(text) : undefined;
-    if (phone?.isValid()) return phone.number as string;
+    const number = validPhoneNumber(text);
+    if (number) return number;
     addIssue({ message: 'is not a phone number in E.164 (+ and country code) or a sip: URI' });
     return NEVER;
   }),

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_GOAL_KB, esbuildOptions, lambdaBundleFile } from '../../infra/constructs/bundling-options.js';
+import { BUNDLE_GOAL_KB, esbuildOptions, lambdaBundleFile, powertoolsLayer } from '../../infra/constructs/bundling-options.js';
 
 /**
  * Every function's bundle stays within issue 13's size goal (BUNDLE_GOAL_KB), built with the
@@ -49,8 +49,8 @@ describe('Lambda bundle sizes', () => {
   });
 });
 
-describe('packages bundled through an alias (bundling-options.ts, aliases)', () => {
-  it('parse query strings exactly as qs does unbundled (side-channel replaced by our shim)', async () => {
+describe('qs, bundled whole (issue 32: no shim of ours in place of its side-channel)', () => {
+  it('parses query strings exactly as qs does unbundled, with its own side-channel in the bundle', async () => {
     const dir = path.join(repoRoot, '.bundle-alias-test');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
@@ -59,8 +59,8 @@ describe('packages bundled through an alias (bundling-options.ts, aliases)', () 
       const outfile = path.join(dir, lambdaBundleFile);
       const result = await build({ ...esbuildOptions(path.join(dir, 'entry.ts'), outfile), absWorkingDir: repoRoot, metafile: true, logLevel: 'error' });
       const inputs = Object.keys(result.metafile.inputs);
-      expect(inputs.some((input) => input.includes('bundle-shims/side-channel.cjs'))).toBe(true);
-      expect(inputs.filter((input) => /node_modules\/(side-channel|object-inspect|get-intrinsic)\//.test(input))).toEqual([]);
+      expect(inputs.some((input) => input.includes('bundle-shims/'))).toBe(false);
+      expect(inputs.some((input) => /node_modules\/side-channel\//.test(input))).toBe(true);
       const bundled = (await import(pathToFileURL(outfile).href)) as { parse: (text: string, options: object) => unknown };
       const options = { arrayLimit: 3, parameterLimit: 50, depth: 2 };
       const texts = [
@@ -79,5 +79,19 @@ describe('packages bundled through an alias (bundling-options.ts, aliases)', () 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the Powertools Tracer, external to every bundle and taken from Powertools' layer", () => {
+  it('pins the layer to the release installed for tests and npm start, the release of the Powertools logger and metrics too', () => {
+    const versionOf = (name: string) => (JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const name of ['@aws-lambda-powertools/tracer', '@aws-lambda-powertools/logger', '@aws-lambda-powertools/metrics']) expect(versionOf(name), name).toBe(powertoolsLayer.release);
+  });
+
+  it('is not in the bundles', async () => {
+    const outfile = path.join(repoRoot, '.bundle-size-test', 'voice', lambdaBundleFile);
+    const result = await build({ ...esbuildOptions(path.join(repoRoot, 'functions', 'voice', 'handler.ts'), outfile), absWorkingDir: repoRoot, write: false, metafile: true, logLevel: 'error' });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => /node_modules\/(@aws-lambda-powertools\/tracer|aws-xray-sdk-core)\//.test(input))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { powertoolsLayer } from '../../infra/constructs/bundling-options.js';
 import { METRICS_SERVICE } from '../../infra/constructs/function-defaults.js';
 import { METRICS_NAMESPACE } from '../../shared/observability/metric-names.js';
 import { type RouteGroup, routeGroups } from '../../shared/http/routes.js';
@@ -91,6 +92,15 @@ describe('every function', () => {
       });
     }
     expect(METRICS_SERVICE).toBe('call-tracking');
+  });
+
+  it("loads the Powertools Tracer from Powertools' layer of the pinned release, its ARN read from Powertools' SSM parameter", () => {
+    const parameter = `SsmParameterValue${powertoolsLayer.ssmParameter(powertoolsLayer.release).replace(/[^A-Za-z0-9]/g, '')}`;
+    for (const fn of Object.values(functions)) {
+      const layers = fn.Properties.Layers as { Ref: string }[];
+      expect(layers).toHaveLength(1);
+      expect(layers[0]!.Ref.startsWith(parameter), layers[0]!.Ref).toBe(true);
+    }
   });
 
   it('has a wildcard resource only for X-Ray, whose actions take no resource', () => {

@@ -205,8 +205,8 @@ describe('functions', () => {
     }
   });
 
-  it('takes only the AWS SDK v3 (and its Smithy runtime) from the Lambda runtime, which ships it since nodejs18.x; everything else is bundled', () => {
-    expect([...lambdaBundling.externalModules].sort()).toEqual(['@aws-sdk/*', '@smithy/*']);
+  it("takes only the AWS SDK v3 (and its Smithy runtime) from the Lambda runtime, which ships it since nodejs18.x, and the Powertools Tracer from Powertools' layer (issue 32); everything else is bundled", () => {
+    expect([...lambdaBundling.externalModules].sort()).toEqual(['@aws-lambda-powertools/tracer', '@aws-sdk/*', '@smithy/*']);
     for (const fn of Object.values(functions)) {
       expect(Number(/^nodejs(\d+)\.x$/.exec(fn.Properties.Runtime as string)?.[1])).toBeGreaterThanOrEqual(18);
     }

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { BadRequestError } from '../../shared/http/errors.js';
-import { mergeParams, parseBody, parseQuery } from '../../shared/http/params.js';
+import { loadQueryParser, mergeParams, parseBody, parseQuery } from '../../shared/http/params.js';
 import { booleanParam, decimalParam, httpUrlParam, idParam, parseBooleanWord } from '../../shared/http/param-schemas.js';
 
 describe('parseBooleanWord', () => {
@@ -39,6 +39,9 @@ describe('number and URL schemas', () => {
 });
 
 describe('parseQuery and parseBody', () => {
+  // The API functions' Middy stack loads qs before reading a request (shared/http/handler.ts).
+  beforeAll(loadQueryParser);
+
   it('reads bracket arrays and hashes from query strings', () => {
     expect(parseQuery('ids[]=1&ids[]=2&trigger_fields[offer_id]=3&page=2')).toEqual({
       ids: ['1', '2'],

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { parsePhoneNumberFromString as parseWithMax } from 'libphonenumber-js/max';
 import { parsePhoneNumberFromString as parseWithMin } from 'libphonenumber-js/min';
+import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parsePhone } from '../../shared/phone.js';
+import { fullPhoneMetadataBrotli } from '../../shared/phone-metadata-full.js';
+import { validPhoneNumber } from '../../shared/phone-validation.js';
 // @ts-expect-error: a plain .mjs script without types (it writes the file checked here).
 import { parseMetadata } from '../../scripts/phone-metadata.mjs';
 
@@ -49,5 +53,25 @@ describe('the phone metadata (shared/phone-metadata.json)', () => {
     expect(parsePhone('(415) 555-2671', 'US')?.number).toBe('+14155552671');
     expect(parsePhone('+44 (0) 20 7946 0958')?.number).toBe('+442079460958');
     expect(parsePhone('not a number')).toBeUndefined();
+  });
+});
+
+describe('the full phone metadata (shared/phone-metadata-full.ts, for the numbers we dial, buy or store)', () => {
+  it('is what scripts/phone-metadata.mjs derives from the installed libphonenumber-js max metadata (run it after an upgrade)', () => {
+    const shipped = JSON.parse(brotliDecompressSync(Buffer.from(fullPhoneMetadataBrotli, 'base64')).toString('utf8')) as unknown;
+    expect(shipped).toEqual(parseMetadata(read('../../node_modules/libphonenumber-js/metadata.max.json')));
+  });
+
+  it('validates numbers exactly as libphonenumber-js/max does, refusing some the min metadata accepts', () => {
+    const differences: string[] = [];
+    let refusedByFullOnly = 0;
+    for (const text of inputs(6_000)) {
+      const withMax = parseWithMax(text);
+      const expected = text.startsWith('+') && withMax?.isValid() ? withMax.number : undefined;
+      if (validPhoneNumber(text) !== expected) differences.push(`${text}: ${validPhoneNumber(text)} vs ${expected}`);
+      if (text.startsWith('+') && !expected && parseWithMin(text)?.isValid()) refusedByFullOnly++;
+    }
+    expect(differences).toEqual([]);
+    expect(refusedByFullOnly).toBeGreaterThan(0);
   });
 });
