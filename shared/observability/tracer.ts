@@ -1,5 +1,4 @@
 import type { Tracer } from '@aws-lambda-powertools/tracer';
-import { logger } from '../logger.js';
 import { runningInLambda, serviceName } from './runtime.js';
 
 /**
@@ -50,7 +49,10 @@ export function startTracing(): Promise<Tracer | undefined> {
       for (const client of waiting.splice(0)) tracer.captureAWSv3Client(client);
       return tracer;
     },
-    (error: unknown) => {
+    async (error: unknown) => {
+      // The logger is imported here, not at module load: the database client imports this module,
+      // and a logger made that early would miss a LOG_LEVEL set later (as the tests set it per file).
+      const { logger } = await import('../logger.js');
       logger.error('the Powertools Tracer could not be loaded: this function is not traced', { error });
       return undefined;
     },
