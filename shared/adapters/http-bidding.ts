@@ -1,5 +1,4 @@
-import http from 'node:http';
-import https from 'node:https';
+import { http, https } from '../outbound/node-http.js';
 import { REUSED_CONNECTION_RESET, sendOutbound } from '../outbound/send.js';
 import type { BiddingPort, BidHttpRequest, BidHttpResponse } from '../ports/bidding.js';
 

@@ -1,6 +1,5 @@
 import dns, { type LookupAddress, type LookupAllOptions } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
+import { http, https } from './node-http.js';
 import net from 'node:net';
 import { addressRefusal, configuredAllowedCidrs, type AllowedCidrs } from './address-policy.js';
 
@@ -53,7 +52,7 @@ export interface SendOptions {
    * pooled connection was guarded when it was made; a response read to its end leaves it in the
    * pool. Without agents every request has a connection of its own, closed after it.
    */
-  agents?: { http: http.Agent; https: https.Agent };
+  agents?: { http: InstanceType<typeof http.Agent>; https: InstanceType<typeof https.Agent> };
 }
 
 /** The error of a request whose pooled connection the other end had closed meanwhile: safe to send again once. */
