@@ -39,6 +39,22 @@ export interface IncomingCall {
 }
 
 
+/** A new call's identity and clock fields, inbound or outbound: its id, uuid, secure token and carrier leg. */
+export function newCallFields(companyId: number, carrier: string, carrierCallId: string, at: Date) {
+  const id = timeSortableId(at.getTime());
+  return {
+    id,
+    uuid: callUuid(companyId, id),
+    secure_token: randomBytes(16).toString('hex'),
+    carrier,
+    carrier_call_id: carrierCallId,
+    created_at: at.toISOString(),
+    updated_at: at.toISOString(),
+    user_updated_at: null,
+    ended_at: null,
+  };
+}
+
 /** What a call has before anyone answered it: no buyer, no attempts, no money, no recording (fresh arrays). */
 export function untouchedCallFields() {
   return {
@@ -95,17 +111,8 @@ export async function startCall(incoming: IncomingCall): Promise<CallInstruction
   const { reservation, offer, trafficSource, blacklisted, offerLead, inbound, numberRouter, recordingRules } = started;
   const tokens = arrivalTokens(offerLead, reservation?.tokens, inbound, { called: number.number, caller, offerId: number.offer_id });
   const leadId = reservation?.lead_id ?? offerLead?.id ?? null;
-  const id = timeSortableId(at.getTime());
   let call: Call = {
-    id,
-    uuid: callUuid(companyId, id),
-    secure_token: randomBytes(16).toString('hex'),
-    carrier: incoming.carrier,
-    carrier_call_id: incoming.carrierCallId,
-    created_at: at.toISOString(),
-    updated_at: at.toISOString(),
-    user_updated_at: null,
-    ended_at: null,
+    ...newCallFields(companyId, incoming.carrier, incoming.carrierCallId, at),
     status: 'ringing',
     in_progress: true,
     caller_number: caller,

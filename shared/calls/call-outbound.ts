@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { isBlacklisted } from '../contacts/blacklist.js';
-import { timeSortableId } from '../db/ids.js';
 import { getRecord } from '../db/records.js';
 import { hasEventConsumers } from '../events/event-consumers.js';
 import { publishStaged, stageMessages } from '../events/outbox.js';
@@ -9,16 +7,15 @@ import { countMetric } from '../observability/metrics.js';
 import type { ClaimChoice } from '../routing/claim.js';
 import { selectedBuyerIds } from '../routing/router.js';
 import type { TokenValues } from '../routing/token-filters.js';
-import { untouchedCallFields } from './call-arrival.js';
+import { newCallFields, untouchedCallFields } from './call-arrival.js';
 import type { CallInstruction } from './call-dial-plan.js';
 import { boundData } from './call-limits.js';
+import { bidsAcrossRuns } from './call-bids.js';
 import { afterRouting, ringingSave, routeFirstBuyer } from './call-routing.js';
 import { endBeforeDial, type Call } from './call-states.js';
 import { createCall, findCallByCarrierId, type CallRecord } from './call-store.js';
 import { callEvents, timeline } from './call-timeline.js';
 import { claimAcrossRuns, transition } from './call-transition.js';
-import { callUuid } from './call-uuid.js';
-import { bidsAcrossRuns } from './call-bids.js';
 
 /**
  * Outbound calls (a lead's dial, shared/leads/outbound-dial.ts): the call record exists from the
@@ -41,18 +38,9 @@ export interface OutboundCall {
 /** Records a placed outbound call (`new_call`); its id. */
 export async function startOutboundCall(companyId: number, outbound: OutboundCall): Promise<number> {
   const at = outbound.at;
-  const id = timeSortableId(at.getTime());
   const call: Call = {
-    id,
-    uuid: callUuid(companyId, id),
-    secure_token: randomBytes(16).toString('hex'),
-    carrier: outbound.carrier,
-    carrier_call_id: outbound.carrierCallId,
+    ...newCallFields(companyId, outbound.carrier, outbound.carrierCallId, at),
     direction: 'outbound',
-    created_at: at.toISOString(),
-    updated_at: at.toISOString(),
-    user_updated_at: null,
-    ended_at: null,
     status: 'dialing',
     in_progress: true,
     caller_number: outbound.to,
