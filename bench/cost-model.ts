@@ -24,7 +24,6 @@ export interface Figure {
 
 const measured = (value: number, source: string): Figure => ({ value, basis: 'measured', source });
 const assumed = (value: number, source: string): Figure => ({ value, basis: 'assumed', source });
-const fromStack = (value: number, source: string): Figure => ({ value, basis: 'stack', source });
 
 /** The stack's shape (infra/): what does not depend on traffic. */
 export interface StackFacts {

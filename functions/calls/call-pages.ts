@@ -1,8 +1,7 @@
 import { callsOfCaller, CALLS, liveCalls, storedCall, type CallRecord } from '../../shared/calls/call-store.js';
 import { callView } from '../../shared/calls/call-view.js';
-import { dayOfId, dayRecordKey, firstIdAt, lastIdAt, queryDayRecords } from '../../shared/db/day-records.js';
+import { dayRecordKey, firstIdAt, lastIdAt, queryDayRecords } from '../../shared/db/day-records.js';
 import { timeOfId } from '../../shared/db/ids.js';
-import { keys, padId } from '../../shared/db/keys.js';
 import { getItems } from '../../shared/db/records.js';
 import { listEnvelope } from '../../shared/http/envelope.js';
 import { jsonResponse } from '../../shared/http/middleware/responses.js';

@@ -27,7 +27,6 @@ export const post: Operation = async (request) => {
   if (request.params.ping_id === undefined || request.params.ping_id === '') return pingAndPost(request);
   const webhook = await findWebhook(request);
   const companyId = Number(webhook.company_id);
-  const now = request.now;
   await checkUserToken(webhook, request.params);
 
   const parsed = parsePingId(request.params.ping_id);

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { dayOfId, dayRecordKey, queryDayRecords } from '../../shared/db/day-records.js';
+import { dayRecordKey, queryDayRecords } from '../../shared/db/day-records.js';
 import { ID_EPOCH_MS, timeOfId } from '../../shared/db/ids.js';
-import { keys, padId } from '../../shared/db/keys.js';
 import { getItems, withoutKeys } from '../../shared/db/records.js';
 import { csvResponse, toCsv } from '../../shared/http/csv.js';
 import { idParam, oneOf } from '../../shared/http/param-schemas.js';

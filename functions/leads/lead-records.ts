@@ -41,9 +41,6 @@ export const showLead: Operation = async (request) => {
   return { kind: 'record', root: 'lead', record: leadView(lead, time_zone ?? 'UTC') };
 };
 
-/** Statuses an API update may set: an active lead may be ended; an ended lead is not brought back. */
-const ENDING_STATUSES = LEAD_STATUSES.filter((status) => status !== 'active') as [Exclude<LeadRecord['status'], 'active'>, ...Exclude<LeadRecord['status'], 'active'>[]];
-
 export const leadUpdateSchema = v.object({
   email: v.optional(blankable(emailParam)),
   caller_id: v.optional(blankable(callerNumberParam)),

@@ -3,7 +3,7 @@ import { keys } from '../db/keys.js';
 import { blankable, booleanParam, idParam, integerParam, oneOf, presentString } from '../http/param-schemas.js';
 import { phoneOrSipParam } from '../resources/phone-or-sip-param.js';
 import { defineResource } from '../resources/define.js';
-import { idListParam, optionalId, optionalText } from '../resources/field-schemas.js';
+import { idListParam, optionalId } from '../resources/field-schemas.js';
 import * as routing from '../resources/routing/admin.js';
 import { callCentersView, agentStatusesView, voiceAgentsView, voiceAgentFieldsView, voiceAgentFlowsView, voiceAgentKeywordsView, scheduleAgentsView, agentMessagesView, agentWidgetsView, agentTimestampsView } from './agents-view.js';
 

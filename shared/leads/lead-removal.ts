@@ -1,8 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.js';
-import { dayOfId, dayRecordKey } from '../db/day-records.js';
-import { keys, padId } from '../db/keys.js';
+import { dayRecordKey } from '../db/day-records.js';
+import { keys } from '../db/keys.js';
 import type { LeadRecord } from './lead-record.js';
 import { leadRollupWrites } from './lead-rollup-store.js';
 import { leadFigures } from './lead-rollups.js';

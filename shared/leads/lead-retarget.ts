@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.js';
+import { db } from '../db/client.js';
 import { dayRecordPut } from '../db/day-records.js';
 import { timeSortableId } from '../db/ids.js';
 import { getRecord, withoutKeys, type StoredRecord } from '../db/records.js';

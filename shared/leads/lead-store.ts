@@ -3,7 +3,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { randomUUID } from 'node:crypto';
 import { clock } from '../adapters/clock.js';
 import { db, tableName, type TransactItem } from '../db/client.js';
-import { dayOfId, dayRecordKey } from '../db/day-records.js';
+import { dayRecordKey } from '../db/day-records.js';
 import { timeOfId, timeSortableId } from '../db/ids.js';
 import { keys, padId } from '../db/keys.js';
 import { getLookup, withoutKeys } from '../db/records.js';

@@ -5,7 +5,7 @@ import { readCounterItems } from '../../shared/buyers/counters.js';
 import { putDayRecord } from '../../shared/db/day-records.js';
 import { timeSortableId } from '../../shared/db/ids.js';
 import { findReservation } from '../../shared/routing/reservations.js';
-import { createTestCompany, type TestCompany } from '../fixtures/company.js';
+import { createTestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
 import { clock } from '../../shared/adapters/clock.js';

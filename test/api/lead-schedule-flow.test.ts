@@ -9,7 +9,7 @@ import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { deliverQueued, useReceiver } from '../fixtures/events.js';
 import { call, useGateway, type TestGateway } from '../fixtures/gateway.js';
 import { createThrough } from '../fixtures/records.js';
-import { leadNow, runDueSteps, scheduleWebhook, scheduleWith, testScheduler } from '../fixtures/schedules.js';
+import { runDueSteps, scheduleWebhook, scheduleWith, testScheduler } from '../fixtures/schedules.js';
 import { placedCall, placedCalls, playOutboundCall } from '../fixtures/voice.js';
 
 /**

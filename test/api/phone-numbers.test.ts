@@ -4,7 +4,7 @@ import { TestNumberRange } from '../../shared/adapters/local/test-number-range.j
 import { db } from '../../shared/db/client.js';
 import { findNumber } from '../../shared/numbers/lookup.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
-import { call, type ApiReply, useGateway } from '../fixtures/gateway.js';
+import { call, useGateway } from '../fixtures/gateway.js';
 import { COMMON_COLUMNS } from '../fixtures/reference.js';
 import { expect422 } from '../fixtures/envelope.js';
 import { fileNumberRange } from '../fixtures/number-range.js';

@@ -5,7 +5,6 @@ import { receiveEvents } from '../fixtures/records.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { useGateway } from '../fixtures/gateway.js';
 import { callFields, carrierPost, dialOf, eventsOfCall, newCallSid, offerWithBuyers, showBuyer, VOICE_BASE } from '../fixtures/voice.js';
-import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
 
 const gateway = useGateway();
