@@ -14,15 +14,17 @@
  * a fresh `node` process (this machine's Node, not Lambda's) with the environment the stack gives
  * the function (placeholder values) imports the bundle and reports, from `performance.now()`, how
  * long the import took and how long after process start it finished; the parent also times the
- * whole process (spawn to exit). Median of 7 processes, with the Lambda's
- * NODE_OPTIONS=--enable-source-maps and without it. The processes run in rounds (each round
+ * whole process (spawn to exit). Median of 11 processes, as deployed (no NODE_OPTIONS: stack traces
+ * are mapped on first use, shared/observability/source-mapped-stacks.ts) and, for comparison, with
+ * NODE_OPTIONS=--enable-source-maps, which the functions used until 2026-11-28. The processes run in rounds (each round
  * imports every bundle and the baseline once), so a slow or fast spell of the machine falls on
  * all of them alike; the ratio to the baseline is the median of each round's ratio.
  *
  * What init leaves to the first request: route groups load each operation's modules on its first
  * call (shared/http/lazy-operation.ts). Each round also imports, per function, a second bundle of
- * the same entry that also exports `loadEveryOperation`, and times that call after the import: the
- * modules of every route, which a cold start's first request pays in part (its own route's only).
+ * the same entry that also exports `loadOneOperation` and `loadEveryOperation`, and times after the
+ * import one route's modules (a cold start's first request; another route each round), then every
+ * route's.
  *
  * No network: the child blocks socket connects and DNS lookups and reports any attempt (the
  * script fails if there is one). The build directory is removed at the end.
@@ -36,11 +38,11 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { BUNDLE_GOAL_KB, esbuildOptions, lambdaBundleFile, lambdaNodeOptions } from '../infra/constructs/bundling-options.js';
+import { BUNDLE_GOAL_KB, esbuildOptions, lambdaBundleFile, nodeSourceMapsOption } from '../infra/constructs/bundling-options.js';
 import { type RouteGroup, type RouteGroupDefinition, routeGroups } from '../shared/http/route-groups.js';
 import { printTable } from './support.js';
 
-const RUNS = 7;
+const RUNS = 11;
 const TOP_PACKAGES = 5;
 const CHILD_TIMEOUT_MS = 20_000;
 const TOTAL_TIMEOUT_S = 360;
@@ -93,7 +95,7 @@ function portEnvironment(definition: { ports?: readonly string[] }): Record<stri
 }
 
 /** What the Lambda runtime sets for every function (credentials are placeholders: init must not use them). */
-function lambdaEnvironment(fn: FunctionUnderTest, taskRoot: string, sourceMaps: boolean): Record<string, string> {
+function lambdaEnvironment(fn: FunctionUnderTest, taskRoot: string, nodeMaps: boolean): Record<string, string> {
   return {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     LANG: 'en_US.UTF-8',
@@ -110,7 +112,7 @@ function lambdaEnvironment(fn: FunctionUnderTest, taskRoot: string, sourceMaps: 
     AWS_SESSION_TOKEN: 'bench',
     AWS_EC2_METADATA_DISABLED: 'true',
     ...fn.environment,
-    ...(sourceMaps ? { NODE_OPTIONS: lambdaNodeOptions } : {}),
+    ...(nodeMaps ? { NODE_OPTIONS: nodeSourceMapsOption } : {}),
   };
 }
 
@@ -139,13 +141,19 @@ const importStart = performance.now();
 const mod = await import(process.argv[1]);
 const importEnd = performance.now();
 if (typeof mod.handler !== 'function') throw new Error('the bundle exports no handler function');
-let loadAllMs;
+let loadAllMs, loadOneMs;
+if (mod.loadOneOperation) {
+  // One route's modules first (a cold start's first request): a different route each round, spread over them all.
+  const oneStart = performance.now();
+  await mod.loadOneOperation(Number(process.argv[2]));
+  loadOneMs = performance.now() - oneStart;
+}
 if (mod.loadEveryOperation) {
   const loadStart = performance.now();
   await mod.loadEveryOperation();
-  loadAllMs = performance.now() - loadStart;
+  loadAllMs = performance.now() - loadStart + (loadOneMs ?? 0);
 }
-process.stdout.write('\\n${RESULT_MARK}' + JSON.stringify({ importStart, importEnd, loadAllMs, attempts }) + '\\n');
+process.stdout.write('\\n${RESULT_MARK}' + JSON.stringify({ importStart, importEnd, loadAllMs, loadOneMs, attempts }) + '\\n');
 process.exit(0);
 `;
 
@@ -156,15 +164,17 @@ interface InitRun {
   sinceStartMs: number;
   /** Milliseconds from spawn to exit, measured by this process. */
   processMs: number;
-  /** Milliseconds loadEveryOperation took after the import (the first-use bundle only). */
+  /** Milliseconds loading every route's modules took after the import (the first-use bundle only). */
   loadAllMs?: number;
+  /** Milliseconds loading one route's modules took, first after the import (the first-use bundle only). */
+  loadOneMs?: number;
 }
 
-function initOnce(fn: FunctionUnderTest, bundle: string, sourceMaps: boolean): InitRun {
+function initOnce(fn: FunctionUnderTest, bundle: string, nodeMaps: boolean, round = 0): InitRun {
   const started = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD_SCRIPT, pathToFileURL(bundle).href], {
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD_SCRIPT, pathToFileURL(bundle).href, String(round / RUNS)], {
     cwd: path.dirname(bundle),
-    env: lambdaEnvironment(fn, path.dirname(bundle), sourceMaps),
+    env: lambdaEnvironment(fn, path.dirname(bundle), nodeMaps),
     encoding: 'utf8',
     timeout: CHILD_TIMEOUT_MS,
   });
@@ -173,9 +183,15 @@ function initOnce(fn: FunctionUnderTest, bundle: string, sourceMaps: boolean): I
   if (child.status !== 0 || !line) {
     throw new Error(`${fn.name}: the child failed (status ${child.status}, signal ${child.signal})\n${child.stderr}\n${child.stdout}`);
   }
-  const result = JSON.parse(line.slice(RESULT_MARK.length)) as { importStart: number; importEnd: number; loadAllMs?: number; attempts: string[] };
+  const result = JSON.parse(line.slice(RESULT_MARK.length)) as { importStart: number; importEnd: number; loadAllMs?: number; loadOneMs?: number; attempts: string[] };
   if (result.attempts.length) throw new Error(`${fn.name}: module init tried the network: ${result.attempts.join('; ')}`);
-  return { importMs: result.importEnd - result.importStart, sinceStartMs: result.importEnd, processMs, ...(result.loadAllMs === undefined ? {} : { loadAllMs: result.loadAllMs }) };
+  return {
+    importMs: result.importEnd - result.importStart,
+    sinceStartMs: result.importEnd,
+    processMs,
+    ...(result.loadAllMs === undefined ? {} : { loadAllMs: result.loadAllMs }),
+    ...(result.loadOneMs === undefined ? {} : { loadOneMs: result.loadOneMs }),
+  };
 }
 
 function median(values: number[]): number {
@@ -261,7 +277,7 @@ try {
     let firstUseBundle: string | undefined;
     if (fn.name !== BASELINE) {
       const entry = path.join(workDir, `${fn.name}-first-use.mjs`);
-      writeFileSync(entry, [`export { handler } from ${JSON.stringify(path.join(repoRoot, fn.entry))};`, `export { loadEveryOperation } from ${JSON.stringify(path.join(repoRoot, 'shared/http/lazy-operation.ts'))};`].join('\n'));
+      writeFileSync(entry, [`export { handler } from ${JSON.stringify(path.join(repoRoot, fn.entry))};`, `export { loadEveryOperation, loadOneOperation } from ${JSON.stringify(path.join(repoRoot, 'shared/http/lazy-operation.ts'))};`].join('\n'));
       firstUseBundle = path.join(workDir, `${fn.name}-first-use`, lambdaBundleFile);
       await build({ ...esbuildOptions(entry, firstUseBundle), absWorkingDir: repoRoot, logLevel: 'warning' });
     }
@@ -304,34 +320,34 @@ try {
   );
 
   // One unmeasured process first, so the first function does not pay for a cold node binary.
-  initOnce(built[0]!.fn, built[0]!.bundle, true);
+  initOnce(built[0]!.fn, built[0]!.bundle, false);
   const initRows: string[][] = [];
-  /** Median import time with source maps (as the functions run), per function. */
+  /** Median import time as deployed, per function. */
   const initMs = new Map<string, number>();
-  const samples = new Map(built.map((b) => [b.fn.name, { withMaps: [] as InitRun[], withoutMaps: [] as InitRun[], firstUse: [] as InitRun[] }]));
+  const samples = new Map(built.map((b) => [b.fn.name, { deployed: [] as InitRun[], nodeMaps: [] as InitRun[], firstUse: [] as InitRun[] }]));
   for (let round = 0; round < RUNS; round += 1) {
     for (const b of built) {
       const sample = samples.get(b.fn.name)!;
-      sample.withMaps.push(initOnce(b.fn, b.bundle, true));
-      sample.withoutMaps.push(initOnce(b.fn, b.bundle, false));
-      if (b.firstUseBundle) sample.firstUse.push(initOnce(b.fn, b.firstUseBundle, true));
+      sample.deployed.push(initOnce(b.fn, b.bundle, false));
+      sample.nodeMaps.push(initOnce(b.fn, b.bundle, true));
+      if (b.firstUseBundle) sample.firstUse.push(initOnce(b.fn, b.firstUseBundle, false, round));
     }
   }
   for (const b of built) {
-    const { withMaps, withoutMaps } = samples.get(b.fn.name)!;
-    initMs.set(b.fn.name, median(withMaps.map((run) => run.importMs)));
+    const { deployed, nodeMaps } = samples.get(b.fn.name)!;
+    initMs.set(b.fn.name, median(deployed.map((run) => run.importMs)));
     initRows.push([
       b.fn.name,
-      ms(median(withMaps.map((run) => run.importMs))),
-      ms(median(withMaps.map((run) => run.sinceStartMs))),
-      ms(median(withMaps.map((run) => run.processMs))),
-      ms(median(withoutMaps.map((run) => run.importMs))),
-      ms(median(withoutMaps.map((run) => run.sinceStartMs))),
+      ms(median(deployed.map((run) => run.importMs))),
+      ms(median(deployed.map((run) => run.sinceStartMs))),
+      ms(median(deployed.map((run) => run.processMs))),
+      ms(median(nodeMaps.map((run) => run.importMs))),
+      ms(median(nodeMaps.map((run) => run.sinceStartMs))),
     ]);
   }
   printTable(
     `Cold init (fresh node process per run, median of ${RUNS}; ms)`,
-    ['function', `import (${lambdaNodeOptions})`, 'start->imported', 'spawn->exit', 'import (no source maps)', 'start->imported'],
+    ['function', 'import (as deployed)', 'start->imported', 'spawn->exit', `import (${nodeSourceMapsOption}, for comparison)`, 'start->imported'],
     initRows,
   );
   console.log('\nimport: performance.now() around the dynamic import() inside the child; start->imported: performance.now() when it completed (ms since the child process started); spawn->exit: process.hrtime in this process around the whole child.');
@@ -340,19 +356,19 @@ try {
   const rows = built.filter((b) => b.fn.name !== BASELINE).map((b) => {
     const ownBytes = b.bytes - b.sdkBytes;
     const init = initMs.get(b.fn.name)!;
-    const baselineRuns = samples.get(BASELINE)!.withMaps;
-    const ratio = median(samples.get(b.fn.name)!.withMaps.map((run, round) => run.importMs / baselineRuns[round]!.importMs));
+    const baselineRuns = samples.get(BASELINE)!.deployed;
+    const ratio = median(samples.get(b.fn.name)!.deployed.map((run, round) => run.importMs / baselineRuns[round]!.importMs));
     return { name: b.fn.name, kb: b.bytes / 1024, ownKb: ownBytes / 1024, init, ratio };
   });
   printTable(
-    `Against the goals (bundle: ${lambdaBundleFile}; own code: bytes beyond the AWS SDK; init: median import with ${lambdaNodeOptions}; x baseline: median of the rounds' ratios; baseline ${BASELINE}: ${ms(baselineMs)} ms)`,
+    `Against the goals (bundle: ${lambdaBundleFile}; own code: bytes beyond the AWS SDK; init: median import as deployed (no NODE_OPTIONS); x baseline: median of the rounds' ratios; baseline ${BASELINE}: ${ms(baselineMs)} ms)`,
     ['function', 'bundle KB', 'goal', 'own KB', 'init ms', 'x baseline', 'goal'],
     rows.map((row) => [row.name, kb(row.kb * 1024), String(GOAL.bundleKb), kb(row.ownKb * 1024), ms(row.init), row.ratio.toFixed(2), String(GOAL.initRatio)]),
   );
-  const baselineImports = samples.get(BASELINE)!.withMaps;
+  const baselineImports = samples.get(BASELINE)!.deployed;
   printTable(
-    `Left to the first request (median of ${RUNS}, ${lambdaNodeOptions}; ms): operations load their modules on first call; "every route" loads them all after the import (loadEveryOperation), a first request loads its own route's only`,
-    ['function', 'init', 'every route', 'init + every route', 'x baseline'],
+    `Left to the first request (median of ${RUNS}, as deployed; ms): operations load their modules on first call; "one route" loads one route's first after the import (a cold start's first request; the route rotates with the round), "every route" loads them all (loadEveryOperation)`,
+    ['function', 'init', 'one route', 'init + one route', 'x baseline', 'every route', 'init + every route', 'x baseline'],
     built
       .filter((b) => b.firstUseBundle)
       .map((b) => {
@@ -361,6 +377,9 @@ try {
         return [
           b.fn.name,
           ms(median(firstUse.map((run) => run.importMs))),
+          ms(median(firstUse.map((run) => run.loadOneMs ?? 0))),
+          ms(median(firstUse.map((run) => run.importMs + (run.loadOneMs ?? 0)))),
+          median(firstUse.map((run, round) => (run.importMs + (run.loadOneMs ?? 0)) / baselineImports[round]!.importMs)).toFixed(2),
           ms(median(loadAll)),
           ms(median(firstUse.map((run) => run.importMs + (run.loadAllMs ?? 0)))),
           median(firstUse.map((run, round) => (run.importMs + (run.loadAllMs ?? 0)) / baselineImports[round]!.importMs)).toFixed(2),

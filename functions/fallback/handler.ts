@@ -2,6 +2,9 @@ import { unmatchedResponse } from '../../shared/http/fallback.js';
 import type { ApiEvent, ApiResponse } from '../../shared/http/request.js';
 import { matchRoute } from '../../shared/http/route-match.js';
 import { routes } from '../../shared/http/routes.js';
+import { mapStacksThroughBundleMap } from '../../shared/observability/source-mapped-stacks.js';
+
+mapStacksThroughBundleMap(import.meta.url);
 
 /**
  * API Gateway's `$default` route: a request no route-table entry serves gets the same 404 or 405

@@ -4,7 +4,7 @@ import { clock } from '../../shared/adapters/clock.js';
 import { fieldCleanupOf, type FieldCleanupRef } from '../../shared/contact-fields/field-cleanup-plan.js';
 import { importWorkOf, type ImportRef } from '../../shared/contact-imports/import-keys.js';
 import type { LeadStepEntry } from '../../shared/leads/lead-record.js';
-import { runLeadStep } from '../../shared/leads/step-runner.js';
+import { lazyModule } from '../../shared/http/lazy-operation.js';
 import { logger } from '../../shared/logger.js';
 import { METRIC } from '../../shared/observability/metric-names.js';
 import { countMetric } from '../../shared/observability/metrics.js';
@@ -94,8 +94,11 @@ export function unqualifiedArn(invokedArn: string): string {
   return invokedArn.split(':').slice(0, 7).join(':');
 }
 
+/** The step runner and every step's module, evaluated on the first step rather than at cold start (as route groups load their operations). */
+const stepRunner = lazyModule(() => import('../../shared/leads/step-runner.js'));
+
 async function run(entry: LeadStepEntry): Promise<string> {
-  const outcome = await runLeadStep(entry, clock().now());
+  const outcome = await (await stepRunner()).runLeadStep(entry, clock().now());
   countMetric(METRIC.leadStepsRun);
   logger.info('lead step', { ...entry, outcome });
   return outcome;

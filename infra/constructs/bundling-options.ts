@@ -59,8 +59,12 @@ export const powertoolsLayer = {
   arnPattern: 'arn:aws:lambda:{region}:094274105915:layer:AWSLambdaPowertoolsTypeScriptV2:{version}',
 } as const;
 
-/** NODE_OPTIONS of every function: stack traces through the bundle's source map. */
-export const lambdaNodeOptions = '--enable-source-maps';
+/**
+ * No NODE_OPTIONS: `--enable-source-maps` made Node read and index each bundle's map at cold start
+ * (7 to 10 ms); the functions map their stack traces on first use instead
+ * (shared/observability/source-mapped-stacks.ts). bench:bundles times it for comparison.
+ */
+export const nodeSourceMapsOption = '--enable-source-maps';
 
 /** The file NodejsFunction writes the bundle to (`index.mjs` for ESM, `index.js` for CommonJS). */
 export const lambdaBundleFile = lambdaBundling.format === 'esm' ? 'index.mjs' : 'index.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { METRICS_NAMESPACE } from '../../shared/observability/metric-names.js';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
-import { lambdaBundling, lambdaNodeOptions, powertoolsLayer } from './bundling-options.js';
+import { lambdaBundling, powertoolsLayer } from './bundling-options.js';
 import { FUNCTION_MEMORY_MB } from '../function-sizing.js';
 
 /**
@@ -81,7 +81,6 @@ export function createServiceFunction(scope: Construct, id: string, props: Servi
     depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
     environment: {
       ...(props.tableName ? { TABLE_NAME: props.tableName } : {}),
-      NODE_OPTIONS: lambdaNodeOptions,
       POWERTOOLS_SERVICE_NAME: METRICS_SERVICE,
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
     },

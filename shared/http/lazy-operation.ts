@@ -1,7 +1,7 @@
 import type { Operation } from './request.js';
 
-/** Every lazy operation's loader, so the tests and bench:bundles can load them all (loadEveryOperation). */
-const loaders = new Set<() => Promise<Operation>>();
+/** Every lazy operation's and module's loader, so the tests and bench:bundles can load them all (loadEveryOperation). */
+const loaders = new Set<() => Promise<unknown>>();
 
 /**
  * An operation whose module is evaluated on its first call, not when the function loads (issue
@@ -15,14 +15,24 @@ const loaders = new Set<() => Promise<Operation>>();
  * A failed load is not kept: the next request tries again.
  */
 export function lazyOperation(load: () => Promise<Operation>): Operation {
-  let loaded: Promise<Operation> | undefined;
-  const ensureLoaded = (): Promise<Operation> =>
+  const ensureLoaded = lazyModule(load);
+  return async (request) => (await ensureLoaded())(request);
+}
+
+/**
+ * A module evaluated on first use, for functions that serve no route (the lead runner's step
+ * runner): `const stepRunner = lazyModule(() => import('./step-runner.js'))`, then
+ * `(await stepRunner()).runLeadStep(...)`. Kept once loaded; a failed load is tried again.
+ */
+export function lazyModule<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  const ensureLoaded = (): Promise<T> =>
     (loaded ??= load().catch((error: unknown) => {
       loaded = undefined;
       throw error;
     }));
   loaders.add(ensureLoaded);
-  return async (request) => (await ensureLoaded())(request);
+  return ensureLoaded;
 }
 
 /**
@@ -31,4 +41,15 @@ export function lazyOperation(load: () => Promise<Operation>): Operation {
  */
 export async function loadEveryOperation(): Promise<void> {
   await Promise.all([...loaders].map((load) => load()));
+}
+
+/**
+ * Loads one lazy operation or module: the one at `share` (0 to 1) of those made, in the order
+ * they were made. bench:bundles times it in a fresh process after the import, as a cold start's
+ * first request pays for its own route's modules. Answers how many there are.
+ */
+export async function loadOneOperation(share: number): Promise<number> {
+  const all = [...loaders];
+  if (all.length) await all[Math.min(all.length - 1, Math.max(0, Math.floor(share * all.length)))]!();
+  return all.length;
 }

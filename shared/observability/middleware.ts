@@ -3,6 +3,10 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logger } from '../logger.js';
 import { publishMetrics } from './metrics.js';
 import { startTracing } from './tracer.js';
+import { mapStacksThroughBundleMap } from './source-mapped-stacks.js';
+
+// In a Lambda bundle (import.meta.url is the bundle's), stack traces through its map, read on first use.
+mapStacksThroughBundleMap(import.meta.url);
 
 /**
  * What every function's Middy stack starts with: tracing started (the Powertools Tracer loaded on

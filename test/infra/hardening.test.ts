@@ -94,6 +94,12 @@ describe('every function', () => {
     expect(METRICS_SERVICE).toBe('call-tracking');
   });
 
+  it('sets no NODE_OPTIONS: source maps are read on the first stack trace, not by Node at cold start (source-mapped-stacks.ts)', () => {
+    for (const fn of Object.values(functions)) {
+      expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).not.toHaveProperty('NODE_OPTIONS');
+    }
+  });
+
   it("loads the Powertools Tracer from Powertools' layer of the pinned release, its ARN read from Powertools' SSM parameter", () => {
     const parameter = `SsmParameterValue${powertoolsLayer.ssmParameter(powertoolsLayer.release).replace(/[^A-Za-z0-9]/g, '')}`;
     for (const fn of Object.values(functions)) {
