@@ -67,6 +67,11 @@ export function rateChecks(webhook: Record<string, unknown>, trafficSourceId: nu
   return checks;
 }
 
+/** The 429 of a request over one of its webhook's rate limits. */
+function rateLimitError(limited: RateCheck): InboundError {
+  return new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
+}
+
 /**
  * The traffic source a partner names: by id, else by the company's own external id
  * (`user_traffic_source_id`), which is what partners of the hosted service were given (a number
@@ -133,7 +138,7 @@ export async function runPing(request: OperationRequest): Promise<PingOutcome> {
     // Agents, not buyers: the offer's call centers answer (shared/agents/availability.ts).
     const body = await agentPingAnswer(companyId, webhook, caller ? blacklisted : false);
     const limited = await takeRateLimits(companyId, rateChecks(webhook, trafficSourceId), now);
-    if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
+    if (limited) throw rateLimitError(limited);
     return { webhook, body: body as PingOutcome['body'] };
   }
   if (webhook.webhook_type !== 'check_for_available_buyer') {
@@ -148,8 +153,30 @@ export async function runPing(request: OperationRequest): Promise<PingOutcome> {
   );
   const id = timeSortableId(now.getTime());
   const pingId = String(id);
+  const checks = rateChecks(webhook, trafficSourceId);
+  // With bidders to ask, the ping is counted against its rate limits beside the round's reads,
+  // before anybody is asked: a refused ping asks no bidder, and the writes after the round (which
+  // the answer waits for) are one fewer.
+  let limitsTaken = false;
+  const takeLimitsBeforeAsking = async () => {
+    const limited = await takeRateLimits(companyId, checks, now);
+    if (limited) throw rateLimitError(limited);
+    limitsTaken = true;
+  };
   // Bidding buyers (include_dynamic_buyers) asked now, ranked with the fixed bids (shared/bidding/ping-bids.ts).
-  const { decision, round } = await bidForPing({ companyId, webhook, decision: routed, now, caller: caller ?? null, trafficSourceId: trafficSourceId ?? null, tokens, pingId });
+  const { decision, round } = await bidForPing({
+    companyId,
+    webhook,
+    decision: routed,
+    now,
+    caller: caller ?? null,
+    trafficSourceId: trafficSourceId ?? null,
+    tokens,
+    pingId,
+    beforeAsking: takeLimitsBeforeAsking,
+    // A partner waits for the answer: a bidder's timeout counts from the ping's arrival.
+    arrivedAt: started,
+  });
 
   const limit = typeof webhook.buyers_limit_value === 'number' && webhook.buyers_limit_value > 0 ? webhook.buyers_limit_value : decision.eligible.length;
   const chosen = decision.eligible.slice(0, limit);
@@ -207,15 +234,17 @@ export async function runPing(request: OperationRequest): Promise<PingOutcome> {
     expires_at: inboundLogExpiry(now),
   };
   const [limited] = await Promise.all([
-    takeRateLimitsBeside(
-      companyId,
-      rateChecks(webhook, trafficSourceId),
-      now,
-      () => putDayRecord(companyId, 'inbound_webhook_logs', logEntry),
-      () => deleteDayRecord(companyId, 'inbound_webhook_logs', id),
-    ),
+    limitsTaken
+      ? putDayRecord(companyId, 'inbound_webhook_logs', logEntry).then(() => undefined)
+      : takeRateLimitsBeside(
+          companyId,
+          checks,
+          now,
+          () => putDayRecord(companyId, 'inbound_webhook_logs', logEntry),
+          () => deleteDayRecord(companyId, 'inbound_webhook_logs', id),
+        ),
     round?.persist(),
   ]);
-  if (limited) throw new InboundError(429, { base: [`Rate limit exceeded (${limited.field} ${limited.limit})`] });
+  if (limited) throw rateLimitError(limited);
   return { webhook, body, log: logEntry };
 }

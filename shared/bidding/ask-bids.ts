@@ -17,7 +17,7 @@ import { secretValues } from './secret-values.js';
  * tokens) is used instead of asking again. A bidder can only be left out, with its reason.
  *
  * Reads before asking: the bid cache item (one GetItem) and the secret items the templates name
- * (kept a minute, secret-values.ts), side by side. Writes after (`persist`, for the caller to run
+ * (kept a minute, secret-values.ts), side by side, and beside them the caller's `beforeAsking`. Writes after (`persist`, for the caller to run
  * beside its own writes): the bid log (BatchWriteItem), the hour's counts and the new bids in the
  * cache (one UpdateItem each), whatever the number of buyers.
  */
@@ -30,6 +30,28 @@ export interface BidRound {
   source: { kind: 'call'; callId: number } | { kind: 'ping'; pingId: string };
   /** Bids already made for this call (a reservation's): used while live, asked again once lapsed. */
   known?: BidsByBuyer;
+  /**
+   * Run beside the round's reads, before any bidder is asked (a partner ping's rate limits): when
+   * it throws, nobody is asked and the round fails with its error.
+   */
+  beforeAsking?: () => Promise<void>;
+  /**
+   * When the request that asks arrived (performance.now()), for a partner's ping: each bidder's
+   * timeout then counts from the arrival, not from its ask (askTimeoutMs), so a silent bidder
+   * holds the answer back by at most its timeout.
+   */
+  arrivedAt?: number;
+}
+
+/**
+ * How long a bidder is waited for: its whole timeout from the ask, or, counted from the request's
+ * arrival, what is left of it after the reads before the round, never under half of it (a cold
+ * start's slow first reads must not leave a bidder no time at all). Pure.
+ */
+export function askTimeoutMs(timeoutMs: number, arrivedAt: number | undefined, askedAt: number): number {
+  if (arrivedAt === undefined) return timeoutMs;
+  const left = Math.floor(arrivedAt + timeoutMs - askedAt);
+  return Math.min(timeoutMs, Math.max(Math.ceil(timeoutMs / 2), left));
 }
 
 export interface BidRoundResult {
@@ -65,7 +87,7 @@ export async function askForBids(round: BidRound): Promise<BidRoundResult> {
   const known = liveBids(round.known, now);
   const settingsOf = new Map(bidders.map((buyer) => [buyer.id, rtbSettings(buyer.record)]));
   const names = [...new Set(bidders.flatMap((buyer) => secretNamesOf(settingsOf.get(buyer.id)!)))];
-  const [cached, secrets] = await Promise.all([cachedBids(companyId, hash, now), names.length ? secretValues(companyId, names) : new Map<string, string>()]);
+  const [cached, secrets] = await Promise.all([cachedBids(companyId, hash, now), names.length ? secretValues(companyId, names) : new Map<string, string>(), round.beforeAsking?.()]);
 
   const base = (buyer: RankedBuyer) => ({
     buyer_id: buyer.id,
@@ -100,7 +122,8 @@ export async function askForBids(round: BidRound): Promise<BidRoundResult> {
     if (!prepared.ok) {
       return { ping: { ...common, request_url: '', request_headers: {}, status_code: null, latency_ms: 0, bid: null, reason: prepared.reason, detail: prepared.detail } };
     }
-    const response = await withinDeadline(biddingPort().ask(prepared.bid.request), settings.timeoutMs);
+    const timeoutMs = askTimeoutMs(settings.timeoutMs, round.arrivedAt, performance.now());
+    const response = await withinDeadline(biddingPort().ask({ ...prepared.bid.request, timeoutMs }), timeoutMs);
     const outcome = readBidAnswer(settings, response);
     const logged = { ...common, request_url: prepared.bid.shownUrl, request_headers: prepared.bid.shownHeaders, status_code: response.status, latency_ms: response.durationMs };
     if (!outcome.ok) return { ping: { ...logged, bid: outcome.amount ?? null, reason: outcome.reason, detail: outcome.detail } };

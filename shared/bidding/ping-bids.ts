@@ -26,6 +26,10 @@ export async function bidForPing(input: {
   trafficSourceId: number | null;
   tokens: TokenValues;
   pingId: string;
+  /** Run beside the round's reads before any bidder is asked (the ping's rate limits); not run when nobody is to be asked. */
+  beforeAsking?: () => Promise<void>;
+  /** When the ping arrived (performance.now()): bidders' timeouts count from it (ask-bids.ts askTimeoutMs). */
+  arrivedAt?: number;
 }): Promise<PingBidding> {
   const { decision } = input;
   if (!decision.eligible.some((buyer) => isRtbBuyer(buyer.record))) return { decision, round: undefined };
@@ -52,6 +56,8 @@ export async function bidForPing(input: {
       tokens: input.tokens,
     },
     source: { kind: 'ping', pingId: input.pingId },
+    ...(input.beforeAsking ? { beforeAsking: input.beforeAsking } : {}),
+    ...(input.arrivedAt !== undefined ? { arrivedAt: input.arrivedAt } : {}),
   });
   const eligible = decision.eligible.flatMap((buyer) => {
     if (!isRtbBuyer(buyer.record)) return [buyer];

@@ -283,6 +283,24 @@ describe('pings with include_dynamic_buyers', () => {
   });
 });
 
+describe('rate limits of a ping with bidders', () => {
+  it('counts the ping before any bidder is asked: a ping over its limit gets a 429 and asks nobody', async () => {
+    const running = await bidder({ bid: 31 });
+    const { webhook } = await offerOf(company, [rtb(running)], { rate_limit_per_minute: 1 });
+    const first = await ping(webhook.vanity_uri, caller());
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.best_bid).toBe(31);
+    expect(running.requests).toHaveLength(1);
+    const refused = await ping(webhook.vanity_uri, caller());
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, status: 429 });
+    expect(refused.body.errors[0]).toContain('rate_limit_per_minute 1');
+    expect(running.requests).toHaveLength(1);
+    const logs = await api(company, 'GET', `/api/v1/inbound_webhook_logs?inbound_webhook_id=${webhook.id}&root=false`);
+    expect(logs.body).toHaveLength(1);
+  });
+});
+
 describe('secrets, the address guard and tenants', () => {
   it('sends a secret item in a header and never shows it in a log or answer', async () => {
     const secret = `sk_live_${randomUUID().replace(/-/g, '')}`;

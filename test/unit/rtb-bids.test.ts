@@ -5,6 +5,7 @@ import { prepareBid, secretNamesOf, type BidFacts } from '../../shared/bidding/b
 import { rtbSettings } from '../../shared/bidding/bid-settings.js';
 import { withBidFigures } from '../../shared/bidding/bid-report.js';
 import type { BidHttpResponse } from '../../shared/ports/bidding.js';
+import { askTimeoutMs } from '../../shared/bidding/ask-bids.js';
 
 /** The pure parts of real-time bidding (docs/rtb.md): requests, answers, ranking, report rows. */
 
@@ -76,6 +77,25 @@ describe('preparing a bid request', () => {
   it('keeps the timeout within bounds', () => {
     expect(rtbSettings({ rtb_timeout_ms: 99_999 }).timeoutMs).toBe(5000);
     expect(rtbSettings({}).timeoutMs).toBe(800);
+  });
+});
+
+describe("a bidder's wait", () => {
+  it('is its whole timeout from the ask when no arrival is given (calls)', () => {
+    expect(askTimeoutMs(800, undefined, 1_000_000)).toBe(800);
+  });
+
+  it("counts from a ping's arrival: the reads before the round come off it", () => {
+    expect(askTimeoutMs(500, 1000, 1000)).toBe(500);
+    expect(askTimeoutMs(500, 1000, 1012.6)).toBe(487);
+    expect(askTimeoutMs(500, 1000, 1249)).toBe(251);
+  });
+
+  it('is never under half the timeout, nor over it', () => {
+    expect(askTimeoutMs(500, 1000, 1251)).toBe(250);
+    expect(askTimeoutMs(500, 1000, 9000)).toBe(250);
+    expect(askTimeoutMs(801, 1000, 5000)).toBe(401);
+    expect(askTimeoutMs(500, 1000, 990)).toBe(500);
   });
 });
 
