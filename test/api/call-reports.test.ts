@@ -14,6 +14,10 @@ import { createThrough } from '../fixtures/records.js';
 import { newCallSid, VOICE_TOKEN } from '../fixtures/voice.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
+import { createFallbackHandler } from '../../functions/fallback/handler.js';
+import { handler as callsHandler } from '../../functions/calls/handler.js';
+import { buildApiEvent, buildLambdaContext } from '../../shared/local/lambda-event.js';
+import { routes } from '../../shared/http/routes.js';
 
 let gateway: TestGateway;
 const HOUR_MS = 60 * 60 * 1000;
@@ -368,6 +372,16 @@ describe('GET /api/v1/calls/stats in the hosted shape (group_by, stat)', () => {
     const categories = await call(gateway, { path: `/api/v1/calls/stats/?category=status&created_at_from=${from}&created_at_to=${to}`, authorization: world.company.authorization });
     expect(categories.status, categories.text).toBe(200);
     expect(categories.body.metadata).toMatchObject({ category: 'status', interval: 'day' });
+
+    // In AWS the slashed path matches no route (a route's path may not end in "/") and reaches
+    // $default: the fallback hands it to the calls function, which answers as above.
+    const url = `/api/v1/calls/stats/?group_by=status&created_at_from=${encodeURIComponent(from)}&created_at_to=${encodeURIComponent(to)}&stat=count`;
+    const asApiGatewaySendsIt = { ...buildApiEvent({ method: 'GET', url, headers: { authorization: world.company.authorization }, body: Buffer.alloc(0), sourceIp: '203.0.113.9' }, routes[0]!, {}), routeKey: '$default' };
+    asApiGatewaySendsIt.requestContext = { ...asApiGatewaySendsIt.requestContext, routeKey: '$default' };
+    const fallback = createFallbackHandler({ forward: (group, event) => callsHandler(event, buildLambdaContext(group, event.requestContext.requestId)) });
+    const forwarded = await fallback(asApiGatewaySendsIt);
+    expect(forwarded.statusCode, String(forwarded.body)).toBe(200);
+    expect(JSON.parse(String(forwarded.body))).toEqual(plain.body);
   });
 
   it('refuses unknown values, a half of the pair, mixing shapes and the hosted filters with 422 per field', async () => {
