@@ -3,6 +3,7 @@ import { errorEnvelope } from '../../shared/http/envelope.js';
 import { canonicalPath, forwardedEvent, unmatchedResponse } from '../../shared/http/fallback.js';
 import { jsonResponse } from '../../shared/http/middleware/responses.js';
 import type { ApiEvent, ApiResponse } from '../../shared/http/request.js';
+import { isPartnerRoute } from '../../shared/http/route-definition.js';
 import { matchRoute } from '../../shared/http/route-match.js';
 import { routes } from '../../shared/http/routes.js';
 import { logger } from '../../shared/logger.js';
@@ -20,8 +21,10 @@ export function createFallbackHandler(forwarding: RouteForwardingPort | undefine
     const method = event.requestContext.http.method;
     const match = matchRoute(method, event.rawPath, routes);
     if (match.kind !== 'matched') return unmatchedResponse(match, method, event.rawPath);
-    // A route's own path never reaches $default (unless the stage serves no routes at all): answer 404 rather than guess.
-    if (!forwarding || canonicalPath(event.rawPath) === event.rawPath) return unmatchedResponse({ kind: 'not_found' }, method, event.rawPath);
+    // A route's own path never reaches $default (unless the stage serves no routes at all): answer
+    // 404 rather than guess. Partner routes are not forwarded: a slashed path would pass their
+    // tighter API Gateway throttle.
+    if (!forwarding || canonicalPath(event.rawPath) === event.rawPath || isPartnerRoute(match.route)) return unmatchedResponse({ kind: 'not_found' }, method, event.rawPath);
     try {
       return await forwarding.forward(match.route.group, forwardedEvent(event, match.route, match.pathParameters));
     } catch (error) {

@@ -21,6 +21,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { docsAfterBundlingCommands } from '../../functions/docs/shipped-files.js';
 import { type RouteDefinition, type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
+import { isPartnerRoute } from '../../shared/http/route-definition.js';
 import { ACCESS_LOG_FIELDS } from './access-log.js';
 import { createServiceFunction } from './function-defaults.js';
 import { allowReadingSecret, allowSendingEmail } from './grants.js';
@@ -58,14 +59,7 @@ export interface ServiceApiProps {
   routes?: readonly RouteDefinition[];
 }
 
-/**
- * The routes called without credentials from outside: partners' ping, post and one-request
- * ping-and-post, and the number lookup landing pages' visitors' browsers make (the
- * number-replacement script), every method (preflight too). Each gets the tighter partner throttle.
- */
-export function isPartnerRoute(route: RouteDefinition): boolean {
-  return /^\/api\/v1\/(inbound_webhooks\/(ping|post|full)\/|numbers\.json$)/.test(route.path);
-}
+export { isPartnerRoute };
 
 /**
  * The HTTP API, generated from the shared route table: one function per route group, one route

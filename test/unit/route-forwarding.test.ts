@@ -57,6 +57,9 @@ describe('the fallback ($default) with forwarding', () => {
     expect((await fallback(defaultEvent('PATCH', '/api/v1/calls/stats/'))).statusCode).toBe(405);
     // Exactly a route's path: API Gateway only sends it here when the stage has no routes (apiRoutes=none).
     expect((await fallback(defaultEvent('GET', '/api/v1/calls/stats'))).statusCode).toBe(404);
+    // Partner routes keep their tighter throttle: a slashed ping is not let past it.
+    expect((await fallback(defaultEvent('POST', '/api/v1/inbound_webhooks/ping/acme/'))).statusCode).toBe(404);
+    expect((await fallback(defaultEvent('GET', '/api/v1/numbers.json/'))).statusCode).toBe(404);
     expect(forwarded).toEqual([]);
     // Without forwarding (the local gateway, tests), a trailing slash reaching $default is a 404 too.
     expect((await createFallbackHandler(undefined)(defaultEvent('GET', '/api/v1/calls/stats/'))).statusCode).toBe(404);
