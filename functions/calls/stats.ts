@@ -17,9 +17,14 @@ import { rangeMetadata, reportParamsEntries, reportRange, rowView, valueNames } 
  *   group with that one figure, from the rollups, or for what they do not hold (five-minute buckets,
  *   money by offer_converted) from the ended calls of a bounded window.
  */
+const categoryEntries = { ...reportParamsEntries, interval: v.optional(oneOf(REPORT_INTERVALS), 'day') };
+
+/** The category shape's parameters, exactly as before the hosted shape (other parameters ignored). */
+const categoryStatsSchema = v.object(categoryEntries);
+
+/** Every parameter of both shapes (the OpenAPI document's). */
 export const statsSchema = v.object({
-  ...reportParamsEntries,
-  interval: v.optional(oneOf(REPORT_INTERVALS), 'day'),
+  ...categoryEntries,
   group_by: v.optional(v.pipe(oneOf(STATS_GROUPS), v.metadata({ description: 'The hosted service\'s grouping (with `stat`): instead of `category` and `interval`.' }))),
   stat: v.optional(v.pipe(oneOf(STATS_FIGURES), v.metadata({ description: 'The figure each `group_by` group shows: count, revenue, profit or cost (the traffic source payout).' }))),
   page: v.optional(v.pipe(integerParam, v.minValue(1, 'must be at least 1'))),
@@ -36,8 +41,8 @@ export const CALL_READ_MAX_CALLS = 20_000;
 const UNSUPPORTED_FILTERS = ['offer_repeat_caller', 'buyer_repeat_caller', 'buyer_converted', 'offer_converted', 'in_progress', 'placed_on_hold', 'has_recording', 'either_converted'] as const;
 
 export const callStats: Operation = async (request) => {
+  if (request.params.group_by === undefined && request.params.stat === undefined) return categoryStats(request, validate(categoryStatsSchema, request.params));
   const params = validate(statsSchema, request.params);
-  if (params.group_by === undefined && params.stat === undefined) return categoryStats(request, params);
   const errors: FieldErrors = {};
   if (params.group_by === undefined) errors.group_by = ['is required with stat'];
   if (params.stat === undefined) errors.stat = ['is required with group_by'];
@@ -48,9 +53,10 @@ export const callStats: Operation = async (request) => {
 };
 
 type StatsParams = v.InferOutput<typeof statsSchema>;
+type CategoryParams = v.InferOutput<typeof categoryStatsSchema>;
 type StatsRequest = Parameters<Operation>[0];
 
-async function categoryStats(request: StatsRequest, params: StatsParams): Promise<OperationResult> {
+async function categoryStats(request: StatsRequest, params: CategoryParams): Promise<OperationResult> {
   const range = reportRange(params, request.now);
   const companyId = request.auth.companyId;
   const zone = params.time_zone ?? 'UTC';

@@ -401,6 +401,8 @@ describe('GET /api/v1/calls/stats in the hosted shape (group_by, stat)', () => {
       in_progress: ['is not supported by call stats (they cover every ended call of the range)'],
     });
     expect422(await get(world.company, path, { group_by: 'status', stat: 'count', page: '0' }), { page: ['must be at least 1'] });
+    // The category shape takes exactly what it took before: other parameters are ignored.
+    expect((await get(world.company, path, { category: 'status', page: '0', in_progress: 'maybe' })).status).toBe(200);
     // What is summed from the calls is bounded to 48 hours; the rollups' groupings take the reports' 367 days.
     const week = { created_at_from: '2026-02-01', created_at_to: '2026-02-08' };
     expect422(await get(world.company, path, { group_by: 'created_at_five_minutes', stat: 'count', ...week }), {
