@@ -20,7 +20,8 @@ import { viewSchema } from '../calls/find-call.js';
 import { keyPressSchema } from '../calls/key-press.js';
 import { reportsSchema } from '../calls/reports.js';
 import { SECURE_COLUMNS } from '../calls/secure.js';
-import { statsSchema } from '../calls/stats.js';
+import { CALL_READ_MAX_CALLS, CALL_READ_MAX_HOURS, statsSchema } from '../calls/stats.js';
+import { STATS_GROUPS } from '../../shared/calls/grouped-stats.js';
 import { updateByCallerIdSchema } from '../calls/update-by-caller-id.js';
 import { suppressionListSchema } from '../contacts/blacklist-operations.js';
 import { contactUpdateSchema } from '../contacts/contacts.js';
@@ -425,9 +426,26 @@ export const operationDocs: Record<string, OperationDoc> = {
     response: { list: 'reports', rows: { name: 'ReportRow', columns: ['category', 'value', 'name', ...STAT_FIELDS, ...BID_REPORT_FIELDS] } },
   },
   'calls.stats': {
-    summary: 'Call statistics by category and interval',
+    summary: 'Call statistics by category and interval, or by group as the hosted service groups them',
+    description: [
+      'Two shapes (docs/calls.md, "Reports"). With `category` and `interval` (the default): the rows of `calls/reports` per interval, each with `interval_start`, `category`, `value`, `name` and every figure.',
+      "With the hosted service's `group_by` and `stat` (both needed; not with `category` or `interval`): one row per group with calls, `{group_by, group, <stat>}`, where `group` is the status, the boolean of `buyer_converted` or `offer_converted`, or when the interval (`created_at_five_minutes`, `_day`, `_week`, `_month`, in `time_zone`) starts, and the figure is named after `stat`: `count`, `revenue`, `profit` or `cost` (the traffic source payout). Statuses and booleans most calls first, intervals oldest first; `metadata` repeats `group_by` and `stat`; every group is on page 1.",
+      `Five-minute groups and offer_converted by revenue, profit or cost are summed from the calls themselves: their range must be under ${CALL_READ_MAX_HOURS} hours and hold at most ${CALL_READ_MAX_CALLS} calls (else 422). The hosted filters (\`buyer_converted\`, \`in_progress\`...) are refused with 422.`,
+    ].join('\n\n'),
     params: statsSchema,
-    response: { list: 'stats', rows: { name: 'StatsRow', columns: ['interval_start', 'category', 'value', 'name', ...STAT_FIELDS] } },
+    response: {
+      list: 'stats',
+      rows: {
+        name: 'StatsRow',
+        columns: ['interval_start', 'category', 'value', 'name', ...STAT_FIELDS, 'group_by', 'group', 'count', 'cost'],
+        types: {
+          group_by: { enum: [...STATS_GROUPS], description: 'With `group_by`: the grouping asked for.' },
+          group: { type: ['string', 'boolean'], description: 'With `group_by`: a status, a boolean, or when the interval starts (ISO 8601 with the offset of `time_zone`).' },
+          count: { type: 'integer', description: 'With `stat=count`: the calls of the group.' },
+          cost: { type: 'number', description: 'With `stat=cost`: the traffic source payouts of the group. (`stat=revenue` and `stat=profit` show `revenue` and `profit`.)' },
+        },
+      },
+    },
   },
   'calls.show': { summary: 'Show a call', params: viewSchema, pathParams: callPath, response: { record: 'call', rows: call } },
   'calls.events': {

@@ -1,4 +1,4 @@
-import { NestedStack, Stack } from 'aws-cdk-lib';
+import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CfnRoute,
@@ -21,6 +21,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { docsAfterBundlingCommands } from '../../functions/docs/shipped-files.js';
 import { type RouteDefinition, type RouteGroup, routeGroups, routeKey, routes } from '../../shared/http/routes.js';
+import { isPartnerRoute } from '../../shared/http/route-definition.js';
 import { ACCESS_LOG_FIELDS } from './access-log.js';
 import { createServiceFunction } from './function-defaults.js';
 import { allowReadingSecret, allowSendingEmail } from './grants.js';
@@ -58,14 +59,7 @@ export interface ServiceApiProps {
   routes?: readonly RouteDefinition[];
 }
 
-/**
- * The routes called without credentials from outside: partners' ping, post and one-request
- * ping-and-post, and the number lookup landing pages' visitors' browsers make (the
- * number-replacement script), every method (preflight too). Each gets the tighter partner throttle.
- */
-export function isPartnerRoute(route: RouteDefinition): boolean {
-  return /^\/api\/v1\/(inbound_webhooks\/(ping|post|full)\/|numbers\.json$)/.test(route.path);
-}
+export { isPartnerRoute };
 
 /**
  * The HTTP API, generated from the shared route table: one function per route group, one route
@@ -91,11 +85,13 @@ export class ServiceApi extends Construct {
     super(scope, id);
     const { table, logRetention } = props;
 
-    // The fallback only renders error envelopes: no table name, no table permissions.
+    // The fallback renders error envelopes and forwards loosely written paths: no table name, no table permissions.
     this.fallbackFunction = createServiceFunction(this, 'FallbackFunction', {
       entry: 'functions/fallback/handler.ts',
       description: 'Unmatched requests ($default route)',
       logRetention,
+      // Outlasts the route function it may wait for (a loosely written path, below).
+      timeout: Duration.seconds(15),
     });
     this.httpApi = new HttpApi(this, 'HttpApi', {
       // The stack's name (stage included), so each stage's API is told apart in the console.
@@ -184,6 +180,12 @@ export class ServiceApi extends Construct {
     }
     this.groupFunctions = functions as Record<RouteGroup, NodejsFunction>;
     this.integrations = integrations as Record<RouteGroup, HttpIntegration>;
+
+    // A path with a trailing slash names a route no API Gateway route can hold (a route's path may
+    // not end in "/"): it reaches $default, whose function hands it to the route's function
+    // (functions/fallback/handler.ts). Exactly those functions' ARNs, no versions.
+    this.fallbackFunction.addEnvironment('ROUTE_FUNCTIONS', Stack.of(this).toJsonString(Object.fromEntries(groups.map((group) => [group, this.groupFunctions[group].functionName]))));
+    this.fallbackFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: groups.map((group) => this.groupFunctions[group].functionArn) }));
 
     const partnerRouteSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     for (const assignment of assignRouteStacks(props.routes ?? routes)) {

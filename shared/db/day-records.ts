@@ -75,6 +75,8 @@ export interface DayPageRequest {
   read?: (item: Record<string, unknown>) => StoredRecord;
   /** When known (from a count of the records per day), the only days that can hold records: no other day is queried. */
   days?: ReadonlySet<string>;
+  /** Only these attributes of each item (`id` always): less to transfer when a read sums a few fields of many records. */
+  attributes?: readonly string[];
 }
 
 /**
@@ -101,6 +103,8 @@ export async function queryDayRecords(request: DayPageRequest): Promise<DayPage>
   const fromMs = Math.max(request.fromMs, ID_EPOCH_MS);
   const upper = request.beforeId !== undefined ? Math.min(request.toMs, timeOfId(request.beforeId)) : request.toMs;
   let days = 0;
+  const names = request.attributes ? [...new Set(['id', ...request.attributes])] : undefined;
+  const projection = names ? { ProjectionExpression: names.map((_, index) => `#a${index}`).join(', '), ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#a${index}`, name])) } : {};
   for (let dayStart = Date.parse(`${dayOfTime(upper)}T00:00:00Z`); dayStart + DAY_MS > fromMs; dayStart -= DAY_MS) {
     if (request.days && !request.days.has(dayOfTime(dayStart))) continue;
     if (++days > MAX_DAYS_PER_PAGE) return { records, exhausted: false, resumeBeforeId: firstIdAt(dayStart + DAY_MS) };
@@ -122,6 +126,7 @@ export async function queryDayRecords(request: DayPageRequest): Promise<DayPage>
           ScanIndexForward: false,
           Limit: Math.max(request.limit - records.length, request.accept ? 100 : 1),
           ExclusiveStartKey: startKey,
+          ...projection,
         }),
       );
       for (const item of page.Items ?? []) {

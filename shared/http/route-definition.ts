@@ -50,6 +50,16 @@ export const CRUD_ACTIONS: Readonly<Record<CrudOperation, PermissionAction>> = {
 /** The API's path prefix. */
 export const API = '/api/v1';
 
+/**
+ * The routes called without credentials from outside: partners' ping, post and one-request
+ * ping-and-post, and the number lookup landing pages' visitors' browsers make (the
+ * number-replacement script), every method (preflight too). Each gets the tighter partner
+ * throttle in AWS (infra/constructs/api.ts).
+ */
+export function isPartnerRoute(route: RouteDefinition): boolean {
+  return /^\/api\/v1\/(inbound_webhooks\/(ping|post|full)\/|numbers\.json$)/.test(route.path);
+}
+
 /** The routes of a registry resource: the operations it supports, plus `.csv` for CSV lists. */
 export function resourceRoutes(resource: ResourceRouting): RouteDefinition[] {
   const base = `${API}/${resource.name}`;

@@ -14,6 +14,10 @@ import { createThrough } from '../fixtures/records.js';
 import { newCallSid, VOICE_TOKEN } from '../fixtures/voice.js';
 import { clock } from '../../shared/adapters/clock.js';
 import { midDayTomorrow, usePinnedClockForAll } from '../fixtures/clock.js';
+import { createFallbackHandler } from '../../functions/fallback/handler.js';
+import { handler as callsHandler } from '../../functions/calls/handler.js';
+import { buildApiEvent, buildLambdaContext } from '../../shared/local/lambda-event.js';
+import { routes } from '../../shared/http/routes.js';
 
 let gateway: TestGateway;
 const HOUR_MS = 60 * 60 * 1000;
@@ -280,5 +284,151 @@ describe('GET /api/v1/calls/stats', () => {
 
   it('refuses an unknown interval', async () => {
     expect422(await get(world.company, '/api/v1/calls/stats', { interval: 'year' }), { interval: ['is not included in the list (hour, day, week, month)'] });
+  });
+});
+
+describe('GET /api/v1/calls/stats in the hosted shape (group_by, stat)', () => {
+  const FIGURES = { count: 'calls', revenue: 'revenue', profit: 'profit', cost: 'payout' } as const;
+  type Figure = keyof typeof FIGURES;
+  const range = () => ({ created_at_from: world.from, created_at_to: world.to });
+
+  /** The groups recomputed from the stored calls: figure sums by the key each call falls under. */
+  async function regroup(keyOf: (call: Record<string, any>) => string | boolean, company = world.company, callIds = world.callIds): Promise<Map<string | boolean, Record<string, number>>> {
+    const groups = new Map<string | boolean, Record<string, number>>();
+    for (const id of callIds) {
+      const stored = (await getCall(company.id, id)) as Record<string, any>;
+      const key = keyOf(stored);
+      const sums = groups.get(key) ?? { calls: 0, revenue: 0, profit: 0, payout: 0 };
+      sums.calls! += 1;
+      sums.revenue = round(sums.revenue! + stored.revenue);
+      sums.profit = round(sums.profit! + stored.revenue - stored.payout);
+      sums.payout = round(sums.payout! + stored.payout);
+      groups.set(key, sums);
+    }
+    return groups;
+  }
+
+  const FIVE_MINUTES = 5 * 60 * 1000;
+  const day = (iso: string) => iso.slice(0, 10);
+  const mondayOf = (iso: string) => {
+    const date = new Date(`${day(iso)}T00:00:00Z`);
+    return new Date(date.getTime() - ((date.getUTCDay() + 6) % 7) * 24 * HOUR_MS).toISOString().slice(0, 10);
+  };
+  const GROUP_KEYS: Record<string, (call: Record<string, any>) => string | boolean> = {
+    buyer_converted: (call) => call.buyer_converted === true,
+    offer_converted: (call) => call.offer_converted === true,
+    status: (call) => String(call.status),
+    created_at_five_minutes: (call) => new Date(Math.floor(Date.parse(call.created_at) / FIVE_MINUTES) * FIVE_MINUTES).toISOString().replace('Z', '+00:00'),
+    created_at_day: (call) => `${day(call.created_at)}T00:00:00.000+00:00`,
+    created_at_week: (call) => `${mondayOf(call.created_at)}T00:00:00.000+00:00`,
+    created_at_month: (call) => `${day(call.created_at).slice(0, 7)}-01T00:00:00.000+00:00`,
+  };
+
+  it('answers every group_by with every stat, equal to a regrouping of the calls, in the envelope', async () => {
+    for (const [groupBy, keyOf] of Object.entries(GROUP_KEYS)) {
+      const expected = await regroup(keyOf);
+      for (const [stat, field] of Object.entries(FIGURES) as Array<[Figure, string]>) {
+        const reply = await get(world.company, '/api/v1/calls/stats', { group_by: groupBy, stat, ...range() });
+        expect(reply.status, `${groupBy} ${stat}: ${reply.text}`).toBe(200);
+        const rows = reply.body.stats as Array<Record<string, any>>;
+        expect(new Map(rows.map((row) => [row.group, row[stat]])), `${groupBy} by ${stat}`).toEqual(new Map([...expected].map(([key, sums]) => [key, sums[field]])));
+        for (const row of rows) expect(Object.keys(row).sort(), `${groupBy} ${stat}`).toEqual(['group', 'group_by', stat].sort());
+        expect(rows.every((row) => row.group_by === groupBy)).toBe(true);
+        expect(reply.body.metadata).toMatchObject({ root: 'stats', group_by: groupBy, stat, time_zone: 'UTC', page: 1, total_count: rows.length });
+      }
+    }
+    // The world's mix: more than one group where it has one.
+    expect((await regroup(GROUP_KEYS.status!)).size).toBeGreaterThan(2);
+    expect((await regroup(GROUP_KEYS.offer_converted!)).size).toBe(2);
+  });
+
+  it('orders statuses and booleans by most calls, intervals oldest first; shows interval starts in time_zone', async () => {
+    const byStatus = (await get(world.company, '/api/v1/calls/stats', { group_by: 'status', stat: 'count', ...range() })).body.stats as Array<Record<string, any>>;
+    expect(byStatus.map((row) => row.count)).toEqual([...byStatus.map((row) => row.count)].sort((a, b) => b - a));
+    expect(byStatus[0]).toEqual({ group_by: 'status', group: 'completed', count: 4 });
+    const query = { group_by: 'created_at_five_minutes', stat: 'count', time_zone: 'Asia/Kathmandu', ...range() };
+    const kathmandu = (await get(world.company, '/api/v1/calls/stats', query)).body.stats as Array<Record<string, any>>;
+    expect(kathmandu.length).toBeGreaterThan(0);
+    for (const row of kathmandu) expect(row.group).toMatch(/T\d{2}:\d[05]:00\.000\+05:45$/);
+    expect(kathmandu.map((row) => Date.parse(row.group))).toEqual([...kathmandu.map((row) => Date.parse(row.group))].sort((a, b) => a - b));
+    expect(kathmandu.reduce((sum, row) => sum + row.count, 0)).toBe(world.callIds.length);
+    // Every group is on page 1; page 2 is empty, so a client paging on stops.
+    const page2 = await get(world.company, '/api/v1/calls/stats', { ...query, page: '2' });
+    expect(page2.body.stats).toEqual([]);
+    expect(page2.body.metadata).toMatchObject({ page: 2, total_count: kathmandu.length });
+    const bare = await get(world.company, '/api/v1/calls/stats', { ...query, root: 'false' });
+    expect(bare.body).toEqual(kathmandu);
+  });
+
+  it('takes the request as the hosted docs show it: a trailing slash, their time forms', async () => {
+    const from = `${world.from.slice(0, 10)} ${world.from.slice(11, 19)} UTC`;
+    const to = `${world.to.slice(0, 10)} ${world.to.slice(11, 19)} +0000`;
+    const hosted = await call(gateway, { path: `/api/v1/calls/stats/?group_by=status&created_at_from=${from}&created_at_to=${to}&stat=count`, authorization: world.company.authorization });
+    expect(hosted.status, hosted.text).toBe(200);
+    const plain = await get(world.company, '/api/v1/calls/stats', { group_by: 'status', stat: 'count', created_at_from: from, created_at_to: to });
+    expect(hosted.body).toEqual(plain.body);
+    expect(new Map((hosted.body.stats as Array<Record<string, any>>).map((row) => [row.group, row.count]))).toEqual(new Map([...(await regroup(GROUP_KEYS.status!))].map(([key, sums]) => [key, sums.calls])));
+    // The category shape takes the slash too.
+    const categories = await call(gateway, { path: `/api/v1/calls/stats/?category=status&created_at_from=${from}&created_at_to=${to}`, authorization: world.company.authorization });
+    expect(categories.status, categories.text).toBe(200);
+    expect(categories.body.metadata).toMatchObject({ category: 'status', interval: 'day' });
+
+    // In AWS the slashed path matches no route (a route's path may not end in "/") and reaches
+    // $default: the fallback hands it to the calls function, which answers as above.
+    const url = `/api/v1/calls/stats/?group_by=status&created_at_from=${encodeURIComponent(from)}&created_at_to=${encodeURIComponent(to)}&stat=count`;
+    const asApiGatewaySendsIt = { ...buildApiEvent({ method: 'GET', url, headers: { authorization: world.company.authorization }, body: Buffer.alloc(0), sourceIp: '203.0.113.9' }, routes[0]!, {}), routeKey: '$default' };
+    asApiGatewaySendsIt.requestContext = { ...asApiGatewaySendsIt.requestContext, routeKey: '$default' };
+    const fallback = createFallbackHandler({ forward: (group, event) => callsHandler(event, buildLambdaContext(group, event.requestContext.requestId)) });
+    const forwarded = await fallback(asApiGatewaySendsIt);
+    expect(forwarded.statusCode, String(forwarded.body)).toBe(200);
+    expect(JSON.parse(String(forwarded.body))).toEqual(plain.body);
+  });
+
+  it('refuses unknown values, a half of the pair, mixing shapes and the hosted filters with 422 per field', async () => {
+    const path = '/api/v1/calls/stats';
+    const groups = 'buyer_converted, offer_converted, status, created_at_five_minutes, created_at_day, created_at_week, created_at_month';
+    expect422(await get(world.company, path, { group_by: 'campaign', stat: 'count' }), { group_by: [`is not included in the list (${groups})`] });
+    expect422(await get(world.company, path, { group_by: 'status', stat: 'margin' }), { stat: ['is not included in the list (count, revenue, profit, cost)'] });
+    expect422(await get(world.company, path, { group_by: 'day', stat: 'sum' }), { group_by: [`is not included in the list (${groups})`], stat: ['is not included in the list (count, revenue, profit, cost)'] });
+    expect422(await get(world.company, path, { group_by: 'status' }), { stat: ['is required with group_by'] });
+    expect422(await get(world.company, path, { stat: 'count' }), { group_by: ['is required with stat'] });
+    expect422(await get(world.company, path, { group_by: 'status', stat: 'count', category: 'offer', interval: 'hour' }), {
+      category: ['cannot be combined with group_by and stat'],
+      interval: ['cannot be combined with group_by and stat'],
+    });
+    expect422(await get(world.company, path, { group_by: 'status', stat: 'count', buyer_converted: 'true', in_progress: '0' }), {
+      buyer_converted: ['is not supported by call stats (they cover every ended call of the range)'],
+      in_progress: ['is not supported by call stats (they cover every ended call of the range)'],
+    });
+    expect422(await get(world.company, path, { group_by: 'status', stat: 'count', page: '0' }), { page: ['must be at least 1'] });
+    // The category shape takes exactly what it took before: other parameters are ignored.
+    expect((await get(world.company, path, { category: 'status', page: '0', in_progress: 'maybe' })).status).toBe(200);
+    // What is summed from the calls is bounded to 48 hours; the rollups' groupings take the reports' 367 days.
+    const week = { created_at_from: '2026-02-01', created_at_to: '2026-02-08' };
+    expect422(await get(world.company, path, { group_by: 'created_at_five_minutes', stat: 'count', ...week }), {
+      created_at_to: ['must be less than 48 hours after created_at_from with group_by=created_at_five_minutes (summed from the calls themselves)'],
+    });
+    expect422(await get(world.company, path, { group_by: 'offer_converted', stat: 'revenue', ...week }), {
+      created_at_to: ['must be less than 48 hours after created_at_from with group_by=offer_converted with stat=revenue (summed from the calls themselves)'],
+    });
+    for (const groupBy of ['offer_converted', 'created_at_month']) expect((await get(world.company, path, { group_by: groupBy, stat: 'count', ...week })).status).toBe(200);
+  });
+
+  it("never counts another company's calls", async () => {
+    const other = await createTestCompany('stats-other');
+    const create = (path: string, json: Record<string, unknown>) => createThrough(gateway, other, path, json);
+    const buyer = await create('/api/v1/buyers', { name: 'Delta', number: '+12125553020', current_conversion_revenue: 7, current_conversion_duration: 10 });
+    const offer = await create('/api/v1/offers', { name: 'Other offer', buyer_ids: [buyer.id] });
+    const number = (await create('/api/v1/phone_numbers', { offer_id: offer.id })).number as string;
+    const result = await simulateCall({ baseUrl: gateway.baseUrl, authToken: VOICE_TOKEN, from: '+14155554200', to: number, buyers: [ANSWER(60)], callSid: newCallSid() });
+    const otherCallId = result.callId ?? (await findCallByCarrierId('twilio', result.callSid))!.call.id;
+    const wide = { created_at_from: world.from, created_at_to: new Date(clock().now().getTime() + 1000).toISOString() };
+    for (const [groupBy, keyOf] of Object.entries(GROUP_KEYS)) {
+      for (const [company, callIds] of [[world.company, world.callIds], [other, [otherCallId]]] as const) {
+        const rows = (await get(company, '/api/v1/calls/stats', { group_by: groupBy, stat: 'revenue', ...wide })).body.stats as Array<Record<string, any>>;
+        const expected = await regroup(keyOf, company, [...callIds]);
+        expect(new Map(rows.map((row) => [row.group, row.revenue])), `company ${company.id} ${groupBy}`).toEqual(new Map([...expected].map(([key, sums]) => [key, sums.revenue])));
+      }
+    }
   });
 });

@@ -338,6 +338,22 @@ describe('functions', () => {
     const actions = actionsOf(stack.api.fallbackFunction);
     expect(actions.filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
   });
+
+  it("lets the fallback forward a loosely written path (a trailing slash) to each group's function, and only those", () => {
+    const variables = synthesized.variablesOf(stack.api.fallbackFunction);
+    const parts = (variables.ROUTE_FUNCTIONS as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+    // `{"subscriptions":"<name>","offers":"<name>",...}` with each name a Ref of the group's function.
+    for (const group of groups) {
+      const at = parts.findIndex((part) => typeof part === 'string' && part.endsWith(`"${group}":"`));
+      expect(parts[at + 1], group).toEqual({ Ref: logicalIdOf(stack.api.groupFunctions[group]) });
+    }
+    const invokes = statementsOf(stack.api.fallbackFunction).filter((statement) => [statement.Action].flat().includes('lambda:InvokeFunction'));
+    expect(invokes).toHaveLength(1);
+    expect([invokes[0]!.Resource].flat()).toEqual(groups.map((group) => ({ 'Fn::GetAtt': [logicalIdOf(stack.api.groupFunctions[group]), 'Arn'] })));
+    // It outlasts the function it waits for.
+    const timeoutOf = (fn: IFunction) => resourcesOfType('AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties.Timeout as number;
+    for (const group of groups) expect(timeoutOf(stack.api.fallbackFunction)).toBeGreaterThan(timeoutOf(stack.api.groupFunctions[group]));
+  });
 });
 
 describe('stale-call sweeper', () => {
