@@ -9,6 +9,8 @@ export default defineConfig({
     include: ['test/unit/**/*.test.ts'],
     setupFiles: ['test/setup/unit-env.ts'],
     pool: 'forks',
+    // Not shared with other runs of the checkout (vitest.config.ts says why).
+    fsModuleCache: false,
     testTimeout: 30_000,
   },
 });

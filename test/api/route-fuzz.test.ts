@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { simulateCall } from '../../shared/local/call-simulator.js';
 import { isJsonTwin } from '../../shared/http/format-suffix.js';
 import { routeKey, routes, type RouteDefinition } from '../../shared/http/routes.js';
@@ -8,6 +8,7 @@ import { resources } from '../../shared/resources/registry.js';
 import { twilioSignature } from '../../shared/voice/twilio-signature.js';
 import { createTestCompany, type TestCompany } from '../fixtures/company.js';
 import { call, useGateway } from '../fixtures/gateway.js';
+import { useCapturedLogs } from '../fixtures/log-capture.js';
 import { authorizationArbitrary, bodyArbitrary, fillPath, knownPathValues, pathParamFor, pathParamNames, plausibleValues, queryArbitrary } from '../fixtures/hostile.js';
 import { createThrough } from '../fixtures/records.js';
 import { newCallSid, VOICE_TOKEN } from '../fixtures/voice.js';
@@ -36,7 +37,24 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 /** `FUZZ_STATS=1` prints how often each route answered each status, to see how deep the fuzz reaches. */
 const STATS = process.env.FUZZ_STATS === '1';
 
+// The service logs its errors in this file (before any module makes the logger): a 5xx's failure
+// quotes what the error handler logged for that request, so a rare one names its cause.
+vi.hoisted(() => {
+  process.env.LOG_LEVEL = 'error';
+});
+
 const gateway = useGateway();
+const logs = useCapturedLogs('ERROR');
+
+/** The error the service logged for a request (by the request id its 5xx answer carries): name, message and where in our code. */
+function loggedError(requestId: unknown): string {
+  const line = logs.lines().findLast((candidate) => candidate.function_request_id === requestId) ?? logs.lines().at(-1);
+  const error = line?.error;
+  if (!error) return 'nothing logged';
+  const frames = String(error.stack ?? '').split('\n').slice(1);
+  const ours = frames.filter((frame) => !frame.includes('/node_modules/') && !frame.includes('node:internal'));
+  return `${line.message}: ${error.name}: ${error.message}\n${(ours.length ? ours : frames).slice(0, 5).join('\n')}`;
+}
 
 /** Parameter names the fuzzer aims at: every field a resource declares, plus the shared ones. */
 const FIELD_NAMES = [
@@ -161,9 +179,10 @@ describe('route-table fuzz', () => {
         // A member's token goes in the query string, in place of the key pair.
         const query = input.memberToken ? [input.query, `auth_token=${input.memberToken}`].filter(Boolean).join('&') : input.query;
         const authorization = input.memberToken ? undefined : input.authorization;
+        logs.clear();
         const reply = await send(route, { path: fillPath(route, input.pathValues), query, body: input.body, authorization, extraHeaders: input.extraHeaders });
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-        expect(reply.status, reply.text.slice(0, 500)).toBeLessThan(500);
+        expect(reply.status, reply.status >= 500 ? `${reply.text.slice(0, 300)}\nlogged: ${loggedError(reply.body?.metadata?.request_id)}` : reply.text.slice(0, 500)).toBeLessThan(500);
         if (reply.status >= 400) {
           expect(reply.body, reply.text.slice(0, 300)).toBeTypeOf('object');
           expect(reply.body.errors, reply.text.slice(0, 300)).toBeTypeOf('object');
@@ -177,7 +196,7 @@ describe('route-table fuzz', () => {
         reporter: (details) => {
           if (!details.failed) return;
           const input = JSON.stringify(details.counterexample?.[0], (_key, value: unknown) => (typeof value === 'string' && value.length > 120 ? `${value.slice(0, 120)}…(${value.length})` : value));
-          throw new Error(`seed ${details.seed}: ${String(details.errorInstance).slice(0, 600)}\ninput: ${input?.slice(0, 1500)}`);
+          throw new Error(`seed ${details.seed}: ${String(details.errorInstance).slice(0, 1500)}\ninput: ${input?.slice(0, 1500)}`);
         },
       },
     );
