@@ -59,8 +59,6 @@ export interface ServiceApiProps {
   routes?: readonly RouteDefinition[];
 }
 
-export { isPartnerRoute };
-
 /**
  * The HTTP API, generated from the shared route table: one function per route group, one route
  * per route-table entry, and a `$default` route so unmatched requests get the service's own 404/405.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACCESS_LOG_FIELDS } from '../../infra/constructs/access-log.js';
-import { isPartnerRoute } from '../../infra/constructs/api.js';
+import { isPartnerRoute } from '../../shared/http/route-definition.js';
 import { DEFAULTS } from '../../infra/settings.js';
 import { routeKey, routes } from '../../shared/http/routes.js';
 import { type CfnResource, synth } from './support.js';
